@@ -1,0 +1,50 @@
+//! Tool groups: named sets of tools that are switched on and off together.
+
+use crate::tool::{ToolEntry, ToolInfo};
+
+/// A tool group: what `#[tool_group]` implements for an impl block or a unit struct.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool group",
+    label = "not a `#[tool_group]`",
+    note = "add `#[tool_group(name = \"...\", description = \"...\")]` to `{Self}`'s impl block of tools, or to a unit struct with `tools = [...]`"
+)]
+pub trait ToolGroup: Send + Sync + Sized + 'static {
+    /// The group's name: the `reset_tools` argument that switches it.
+    const NAME: &'static str;
+    /// What the group is for; the model reads it in the `reset_tools` schema.
+    const DESCRIPTION: &'static str;
+    /// Instructions returned to the model when the group becomes active.
+    const INSTRUCTIONS: Option<&'static str>;
+    /// The group's tools, in source order.
+    const TOOLS: &'static [ToolEntry<Self>];
+    /// The same tools' static facts (usable in `const` checks).
+    const TOOL_INFOS: &'static [&'static ToolInfo];
+}
+
+/// Static facts about one group of a toolkit.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupInfo {
+    /// The group's name.
+    pub name: &'static str,
+    /// The group's description.
+    pub description: &'static str,
+    /// Instructions for the model, given when the group becomes active.
+    pub instructions: Option<&'static str>,
+    /// The group's tools, in source order.
+    pub tools: &'static [&'static ToolInfo],
+    /// Whether the group is part of the always-active `basic` group.
+    pub basic: bool,
+}
+
+impl GroupInfo {
+    /// The facts of group `G`.
+    pub const fn of<G: ToolGroup>(basic: bool) -> Self {
+        GroupInfo {
+            name: G::NAME,
+            description: G::DESCRIPTION,
+            instructions: G::INSTRUCTIONS,
+            tools: G::TOOL_INFOS,
+            basic,
+        }
+    }
+}

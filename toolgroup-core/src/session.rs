@@ -1,0 +1,220 @@
+//! Per-conversation activation state.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+
+use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeSeq, Serializer};
+
+use crate::args::truncate;
+use crate::registry::{GroupId, Registry, bit, set_bit};
+use crate::suggest::{did_you_mean, list_names};
+
+/// Which switchable groups are active in one conversation.
+///
+/// A session is a small `Copy` bit set, separate from the toolkit: one `Toolkit` (shared behind
+/// an `Arc`) serves any number of sessions. A new session has no switchable group active; the
+/// basic group is always active. It serialises as the list of active group names.
+pub struct Session<R: Registry> {
+    bits: R::Bits,
+    _registry: PhantomData<fn() -> R>,
+}
+
+impl<R: Registry> Session<R> {
+    /// A session with no switchable group active.
+    pub const fn new() -> Self {
+        Session {
+            bits: R::EMPTY,
+            _registry: PhantomData,
+        }
+    }
+
+    /// A session with exactly the groups of `reset` active.
+    pub fn with_active(reset: R::Reset) -> Self {
+        Session {
+            bits: R::reset_to_bits(&reset),
+            _registry: PhantomData,
+        }
+    }
+
+    /// Whether `group` is active.
+    pub fn is_active(&self, group: R::Group) -> bool {
+        bit(self.bits.as_ref(), group.slot())
+    }
+
+    /// Switch `group` on or off.
+    pub fn set_active(&mut self, group: R::Group, on: bool) {
+        set_bit(self.bits.as_mut(), group.slot(), on);
+    }
+
+    /// Switch `group` on.
+    pub fn activate(&mut self, group: R::Group) {
+        self.set_active(group, true);
+    }
+
+    /// Switch `group` off.
+    pub fn deactivate(&mut self, group: R::Group) {
+        self.set_active(group, false);
+    }
+
+    /// Replace the active set with `reset` (the typed `reset_tools` value).
+    pub fn reset(&mut self, reset: R::Reset) {
+        self.bits = R::reset_to_bits(&reset);
+    }
+
+    /// The active set as the typed reset value.
+    pub fn snapshot(&self) -> R::Reset {
+        R::bits_to_reset(&self.bits)
+    }
+
+    /// The active switchable groups, in declaration order.
+    pub fn active(&self) -> impl Iterator<Item = R::Group> + '_ {
+        R::Group::ALL.iter().copied().filter(|g| self.is_active(*g))
+    }
+
+    /// The names of the active switchable groups, in declaration order.
+    pub fn active_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.active().map(GroupId::name)
+    }
+
+    pub(crate) fn slot_active(&self, slot: usize) -> bool {
+        bit(self.bits.as_ref(), slot)
+    }
+
+    pub(crate) fn bits(&self) -> &R::Bits {
+        &self.bits
+    }
+
+    pub(crate) fn from_bits(bits: R::Bits) -> Self {
+        Session {
+            bits,
+            _registry: PhantomData,
+        }
+    }
+
+    /// Restore a session from group names (as saved by serialising one).
+    ///
+    /// Fails, naming every unknown name, if a name is not a switchable group of this toolkit
+    /// (for example, after a group was renamed). See [`restore_lenient`](Self::restore_lenient).
+    pub fn restore<'n>(names: impl IntoIterator<Item = &'n str>) -> Result<Self, RestoreError> {
+        let (session, unknown) = Self::restore_lenient(names);
+        if unknown.is_empty() {
+            Ok(session)
+        } else {
+            Err(RestoreError {
+                unknown,
+                known: R::Group::ALL.iter().map(|g| g.name()).collect(),
+            })
+        }
+    }
+
+    /// Restore a session from group names, dropping unknown ones and returning them.
+    pub fn restore_lenient<'n>(names: impl IntoIterator<Item = &'n str>) -> (Self, Vec<String>) {
+        let mut session = Self::new();
+        let mut unknown = Vec::new();
+        for name in names {
+            match R::Group::ALL.iter().find(|g| g.name() == name) {
+                Some(g) => session.activate(*g),
+                None => unknown.push(name.to_owned()),
+            }
+        }
+        (session, unknown)
+    }
+}
+
+impl<R: Registry> Default for Session<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: Registry> Clone for Session<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Registry> Copy for Session<R> {}
+
+impl<R: Registry> PartialEq for Session<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bits == other.bits
+    }
+}
+
+impl<R: Registry> Eq for Session<R> {}
+
+impl<R: Registry> Hash for Session<R> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.bits.hash(state);
+    }
+}
+
+impl<R: Registry> fmt::Debug for Session<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.active_names()).finish()
+    }
+}
+
+impl<R: Registry> Serialize for Session<R> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        for name in self.active_names() {
+            seq.serialize_element(name)?;
+        }
+        seq.end()
+    }
+}
+
+/// Strict: an unknown group name is an error (use [`Session::restore_lenient`] to drop them).
+impl<'de, R: Registry> Deserialize<'de> for Session<R> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V<R>(PhantomData<fn() -> R>);
+        impl<'de, R: Registry> Visitor<'de> for V<R> {
+            type Value = Session<R>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of group names")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut names: Vec<std::borrow::Cow<'de, str>> = Vec::new();
+                while let Some(n) = seq.next_element()? {
+                    names.push(n);
+                }
+                Session::restore(names.iter().map(|n| n.as_ref())).map_err(serde::de::Error::custom)
+            }
+        }
+        deserializer.deserialize_seq(V(PhantomData))
+    }
+}
+
+/// Restoring a session named groups this toolkit does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoreError {
+    /// The names that are not switchable groups of the toolkit.
+    pub unknown: Vec<String>,
+    /// The toolkit's switchable groups.
+    pub known: Vec<&'static str>,
+}
+
+impl fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot restore the session: ")?;
+        for (i, name) in self.unknown.iter().enumerate() {
+            if i > 0 {
+                write!(f, "; ")?;
+            }
+            write!(f, "unknown group `{}`", truncate(name, 80))?;
+            if let Some(s) = did_you_mean(name, self.known.iter().copied()) {
+                write!(f, " (did you mean `{s}`?)")?;
+            }
+        }
+        write!(
+            f,
+            ". The toolkit's groups are {}; use `Session::restore_lenient` to drop unknown names",
+            list_names(self.known.iter().copied())
+        )
+    }
+}
+
+impl std::error::Error for RestoreError {}

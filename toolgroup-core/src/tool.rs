@@ -1,0 +1,195 @@
+//! The tool abstraction: static metadata, a typed call, and a type-erased entry that takes
+//! JSON arguments so tools of different types can live in one registry.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::args::{ArgumentError, Arguments};
+use crate::result::CallResult;
+use crate::schema;
+
+/// A boxed, `Send` future, the type-erased form of a tool call.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// MCP tool annotations: hints a client may show or use; never a security guarantee.
+///
+/// `None` means "not stated" (MCP then assumes its defaults).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ToolAnnotations {
+    /// The tool does not modify its environment (MCP `readOnlyHint`).
+    pub read_only: Option<bool>,
+    /// The tool may perform destructive updates (MCP `destructiveHint`).
+    pub destructive: Option<bool>,
+    /// Calling the tool twice with the same arguments has no further effect (MCP `idempotentHint`).
+    pub idempotent: Option<bool>,
+    /// The tool interacts with an open world of external entities (MCP `openWorldHint`).
+    pub open_world: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// No hint stated.
+    pub const NONE: ToolAnnotations = ToolAnnotations {
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+    };
+
+    /// Whether any hint is stated.
+    pub const fn is_empty(&self) -> bool {
+        self.read_only.is_none()
+            && self.destructive.is_none()
+            && self.idempotent.is_none()
+            && self.open_world.is_none()
+    }
+}
+
+/// The JSON schemas of a tool, built once per process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSchemas {
+    /// The arguments' schema (JSON Schema 2020-12, root `$schema` and `title` removed).
+    pub input: Value,
+    /// The output's schema, when the tool returns a structured value whose type is `JsonSchema`.
+    pub output: Option<Value>,
+}
+
+/// Static facts about a tool: everything but the call.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolInfo {
+    /// The name the model calls the tool by.
+    pub name: &'static str,
+    /// What the tool does, for the model.
+    pub description: &'static str,
+    /// Hints for clients (MCP annotations).
+    pub annotations: ToolAnnotations,
+    /// A per-tool timeout; `None` uses the toolkit's default.
+    pub timeout: Option<Duration>,
+    /// Returns the schemas; generated code builds them on first use and caches them.
+    pub schemas: fn() -> &'static ToolSchemas,
+}
+
+impl ToolInfo {
+    /// The arguments' JSON schema (built once per process).
+    pub fn input_schema(&self) -> &'static Value {
+        &(self.schemas)().input
+    }
+
+    /// The output's JSON schema, if the tool has one.
+    pub fn output_schema(&self) -> Option<&'static Value> {
+        (self.schemas)().output.as_ref()
+    }
+}
+
+/// Per-call facts injected into a tool that asks for them.
+///
+/// A `#[tool]` parameter whose type is `ToolContext` (by value or by reference) is filled in
+/// by the runtime and does not appear in the tool's schema.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolContext<'a> {
+    /// The tool being called.
+    pub tool: &'static str,
+    /// The group the tool belongs to (the basic group's tools report their own group's name).
+    pub group: &'static str,
+    /// The provider's id for this call, when the caller gave one.
+    pub call_id: Option<&'a str>,
+}
+
+impl<'a> ToolContext<'a> {
+    /// A context for calling `T` directly, outside a toolkit (tests, typed calls).
+    pub fn detached<T: Tool>() -> Self {
+        ToolContext {
+            tool: T::INFO.name,
+            group: "",
+            call_id: None,
+        }
+    }
+}
+
+/// A tool: what `#[tool]` generates for a function.
+///
+/// The implementing type is a marker named after the function (free functions) or a hidden
+/// type (methods). `State` is what the tool runs against: `()` for a free function, the group
+/// type for a `&self` method.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool",
+    label = "not a `#[tool]`",
+    note = "put `#[tool]` on the function, and name the function here"
+)]
+pub trait Tool: Send + Sync + 'static {
+    /// What the tool runs against: `()` for free functions, the group for methods.
+    type State: Send + Sync + 'static;
+    /// The typed arguments.
+    type Args: DeserializeOwned + JsonSchema + Send + 'static;
+    /// Static facts about the tool.
+    const INFO: ToolInfo;
+    /// Run the tool on typed arguments.
+    fn call<'a>(
+        state: &'a Self::State,
+        ctx: ToolContext<'a>,
+        args: Self::Args,
+    ) -> impl Future<Output = CallResult> + Send + 'a;
+}
+
+/// The call of a type-erased tool entry: parse the arguments, then start the call.
+pub type ErasedCall<S> = for<'a> fn(
+    &'a S,
+    ToolContext<'a>,
+    Arguments<'a>,
+) -> Result<BoxFuture<'a, CallResult>, ArgumentError>;
+
+/// A tool with its type erased: metadata plus a call taking JSON arguments, against state `S`.
+pub struct ToolEntry<S: 'static> {
+    /// Static facts.
+    pub info: &'static ToolInfo,
+    /// Parses the arguments and starts the call.
+    pub call: ErasedCall<S>,
+}
+
+impl<S> Clone for ToolEntry<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for ToolEntry<S> {}
+
+impl<S> std::fmt::Debug for ToolEntry<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolEntry").field("info", self.info).finish_non_exhaustive()
+    }
+}
+
+/// Parse arguments for `T` and start its call against `state`.
+pub fn erased_call<'a, T: Tool>(
+    state: &'a T::State,
+    ctx: ToolContext<'a>,
+    args: Arguments<'a>,
+) -> Result<BoxFuture<'a, CallResult>, ArgumentError> {
+    let args: T::Args = args.parse()?;
+    Ok(Box::pin(T::call(state, ctx, args)))
+}
+
+/// Like [`erased_call`], for a stateless tool listed in a group with state `G`.
+pub fn erased_call_stateless<'a, G, T: Tool<State = ()>>(
+    _group: &'a G,
+    ctx: ToolContext<'a>,
+    args: Arguments<'a>,
+) -> Result<BoxFuture<'a, CallResult>, ArgumentError> {
+    erased_call::<T>(&(), ctx, args)
+}
+
+/// Build a tool's schemas; generated code calls this once and caches the result.
+pub fn build_schemas<A: JsonSchema>(output: Option<Value>) -> ToolSchemas {
+    ToolSchemas {
+        input: schema::schema_for::<A>(),
+        output,
+    }
+}
+
+/// A process-wide cache cell for a tool's schemas (one `static` per generated tool).
+pub type SchemaCell = OnceLock<ToolSchemas>;
