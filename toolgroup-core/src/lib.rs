@@ -20,7 +20,7 @@ mod toolkit;
 pub use args::{ArgumentError, Arguments, ArgumentsBuf};
 pub use group::{GroupInfo, ToolGroup};
 pub use policy::{Decision, Policy, PolicyRequest};
-pub use registry::{GroupBits, GroupId, Registry};
+pub use registry::{GroupBits, GroupId, Registry, UnknownGroup};
 pub use reset::{RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
 pub use result::{CallResult, Content};
 pub use session::{RestoreError, Session};
@@ -42,6 +42,7 @@ pub mod __private {
         boxed::Box,
         fmt::Display,
         future::Future,
+        marker::Send,
         option::Option::{self, None, Some},
         result::Result::{self, Err, Ok},
         string::String,

@@ -69,3 +69,34 @@ pub(crate) fn set_bit(bits: &mut [u64], slot: usize, on: bool) {
         bits[slot / 64] &= !(1 << (slot % 64));
     }
 }
+
+/// Parsing a group name that is not a switchable group of the toolkit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownGroup {
+    /// The name given.
+    pub name: String,
+    /// The toolkit's switchable groups.
+    pub known: Vec<&'static str>,
+}
+
+impl UnknownGroup {
+    /// Parse `s` as a group of `G`.
+    pub fn parse<G: GroupId>(s: &str) -> Result<G, UnknownGroup> {
+        G::ALL.iter().copied().find(|g| g.name() == s).ok_or_else(|| UnknownGroup {
+            name: s.to_owned(),
+            known: G::ALL.iter().map(|g| g.name()).collect(),
+        })
+    }
+}
+
+impl std::fmt::Display for UnknownGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown group `{}`", crate::args::truncate(&self.name, 64))?;
+        if let Some(s) = crate::suggest::did_you_mean(&self.name, self.known.iter().copied()) {
+            write!(f, " (did you mean `{s}`?)")?;
+        }
+        write!(f, "; the groups are {}", crate::suggest::list_names(self.known.iter().copied()))
+    }
+}
+
+impl std::error::Error for UnknownGroup {}

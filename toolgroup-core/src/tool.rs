@@ -184,11 +184,15 @@ pub fn erased_call_stateless<'a, G, T: Tool<State = ()>>(
 }
 
 /// Build a tool's schemas; generated code calls this once and caches the result.
+///
+/// The input schema's root `description` is dropped: it is the arguments struct's doc
+/// comment, and the tool's own description already says what the tool does.
 pub fn build_schemas<A: JsonSchema>(output: Option<Value>) -> ToolSchemas {
-    ToolSchemas {
-        input: schema::schema_for::<A>(),
-        output,
+    let mut input = schema::schema_for::<A>();
+    if let Value::Object(map) = &mut input {
+        map.remove("description");
     }
+    ToolSchemas { input, output }
 }
 
 /// A process-wide cache cell for a tool's schemas (one `static` per generated tool).

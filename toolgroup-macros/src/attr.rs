@@ -1,0 +1,223 @@
+//! Attribute arguments: `#[tool(...)]`, `#[tool_group(...)]`, `#[toolkit(...)]`.
+//!
+//! Every unknown or repeated key is reported (all of them, in one compile), at the key.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::{LitBool, LitStr, Path, Token};
+
+use crate::ctxt::Errors;
+
+/// A value with the span of the key that set it.
+pub(crate) struct Spanned<T> {
+    pub(crate) value: T,
+    #[allow(dead_code)]
+    pub(crate) span: Span,
+}
+
+fn set<T>(slot: &mut Option<Spanned<T>>, meta: &ParseNestedMeta<'_>, value: T, errors: &mut Errors) {
+    let span = meta.path.segments.last().map_or_else(Span::call_site, |s| s.ident.span());
+    if slot.is_some() {
+        let key = path_name(&meta.path);
+        errors.at(span, format!("duplicate `{key}`: give each argument once"));
+    } else {
+        *slot = Some(Spanned { value, span });
+    }
+}
+
+fn path_name(path: &Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// Skip an unknown key's value (`= expr` or `(...)`) so parsing can go on.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<proc_macro2::Group>()?;
+    }
+    Ok(())
+}
+
+fn parse_keys(
+    tokens: TokenStream,
+    errors: &mut Errors,
+    known: &str,
+    mut each: impl FnMut(&str, &ParseNestedMeta<'_>, &mut Errors) -> syn::Result<bool>,
+) {
+    let parser = syn::meta::parser(|meta| {
+        let key = path_name(&meta.path);
+        let key = if key == "crate" { "crate".to_owned() } else { key };
+        if !each(&key, &meta, errors)? {
+            errors.spanned(&meta.path, format!("unknown argument `{key}`; expected {known}"));
+            skip_value(&meta)?;
+        }
+        Ok(())
+    });
+    if let Err(e) = parser.parse2(tokens) {
+        errors.push(e);
+    }
+}
+
+fn lit_str(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
+    meta.value()?.parse()
+}
+
+fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    if meta.input.peek(Token![=]) {
+        Ok(meta.value()?.parse::<LitBool>()?.value)
+    } else {
+        Ok(true)
+    }
+}
+
+fn crate_path(meta: &ParseNestedMeta<'_>) -> syn::Result<Path> {
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        value.parse::<LitStr>()?.parse()
+    } else {
+        value.parse()
+    }
+}
+
+/// The path generated code uses to reach the runtime (`crate = ...`, default `::toolgroup`).
+pub(crate) fn krate(path: &Option<Spanned<Path>>) -> Path {
+    match path {
+        Some(p) => p.value.clone(),
+        None => syn::parse_quote!(::toolgroup),
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct ToolArgs {
+    pub(crate) name: Option<Spanned<LitStr>>,
+    pub(crate) description: Option<Spanned<LitStr>>,
+    pub(crate) read_only: Option<Spanned<bool>>,
+    pub(crate) destructive: Option<Spanned<bool>>,
+    pub(crate) idempotent: Option<Spanned<bool>>,
+    pub(crate) open_world: Option<Spanned<bool>>,
+    pub(crate) timeout_ms: Option<Spanned<u64>>,
+    pub(crate) krate: Option<Spanned<Path>>,
+}
+
+pub(crate) fn parse_tool_args(tokens: TokenStream, errors: &mut Errors) -> ToolArgs {
+    let mut args = ToolArgs::default();
+    parse_keys(
+        tokens,
+        errors,
+        "`name`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout` or `crate`",
+        |key, meta, errors| {
+            match key {
+                "name" => set(&mut args.name, meta, lit_str(meta)?, errors),
+                "description" => set(&mut args.description, meta, lit_str(meta)?, errors),
+                "read_only" => set(&mut args.read_only, meta, flag(meta)?, errors),
+                "destructive" => set(&mut args.destructive, meta, flag(meta)?, errors),
+                "idempotent" => set(&mut args.idempotent, meta, flag(meta)?, errors),
+                "open_world" => set(&mut args.open_world, meta, flag(meta)?, errors),
+                "timeout" => {
+                    let lit = lit_str(meta)?;
+                    match parse_duration_ms(&lit.value()) {
+                        Some(ms) => set(&mut args.timeout_ms, meta, ms, errors),
+                        None => errors.spanned(
+                            &lit,
+                            "`timeout` takes a positive duration such as \"500ms\", \"30s\", \"2m\" or \"1h\"",
+                        ),
+                    }
+                }
+                "crate" => set(&mut args.krate, meta, crate_path(meta)?, errors),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        },
+    );
+    args
+}
+
+fn parse_duration_ms(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = s.split_at(split);
+    let n: u64 = number.parse().ok()?;
+    let ms = match unit.trim() {
+        "ms" => n,
+        "s" => n.checked_mul(1_000)?,
+        "m" | "min" => n.checked_mul(60_000)?,
+        "h" => n.checked_mul(3_600_000)?,
+        _ => return None,
+    };
+    (ms > 0).then_some(ms)
+}
+
+#[derive(Default)]
+pub(crate) struct GroupArgs {
+    pub(crate) name: Option<Spanned<LitStr>>,
+    pub(crate) description: Option<Spanned<LitStr>>,
+    pub(crate) instructions: Option<Spanned<LitStr>>,
+    pub(crate) tools: Option<Spanned<Vec<Path>>>,
+    pub(crate) krate: Option<Spanned<Path>>,
+}
+
+pub(crate) fn parse_group_args(tokens: TokenStream, errors: &mut Errors) -> GroupArgs {
+    let mut args = GroupArgs::default();
+    parse_keys(
+        tokens,
+        errors,
+        "`name`, `description`, `instructions`, `tools` or `crate`",
+        |key, meta, errors| {
+            match key {
+                "name" => set(&mut args.name, meta, lit_str(meta)?, errors),
+                "description" => set(&mut args.description, meta, lit_str(meta)?, errors),
+                "instructions" => set(&mut args.instructions, meta, lit_str(meta)?, errors),
+                "tools" => {
+                    let content;
+                    let value = meta.value()?;
+                    syn::bracketed!(content in value);
+                    let paths = Punctuated::<Path, Token![,]>::parse_terminated(&content)?;
+                    set(&mut args.tools, meta, paths.into_iter().collect(), errors);
+                }
+                "crate" => set(&mut args.krate, meta, crate_path(meta)?, errors),
+                _ => return Ok(false),
+            }
+            Ok(true)
+        },
+    );
+    args
+}
+
+#[derive(Default)]
+pub(crate) struct ToolkitArgs {
+    pub(crate) krate: Option<Spanned<Path>>,
+}
+
+pub(crate) fn parse_toolkit_args(tokens: TokenStream, errors: &mut Errors) -> ToolkitArgs {
+    let mut args = ToolkitArgs::default();
+    parse_keys(tokens, errors, "`crate`", |key, meta, errors| {
+        match key {
+            "crate" => set(&mut args.krate, meta, crate_path(meta)?, errors),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    });
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration_ms;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("500ms"), Some(500));
+        assert_eq!(parse_duration_ms("30s"), Some(30_000));
+        assert_eq!(parse_duration_ms("2m"), Some(120_000));
+        assert_eq!(parse_duration_ms("0s"), None);
+        assert_eq!(parse_duration_ms("s"), None);
+        assert_eq!(parse_duration_ms("10 parsecs"), None);
+    }
+}

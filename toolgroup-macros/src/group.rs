@@ -1,0 +1,254 @@
+//! `#[tool_group]`: on an impl block of `#[tool]` methods (a group with state), or on a
+//! struct naming free `#[tool]` functions with `tools = [...]` (a stateless group).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+use syn::{Attribute, ImplItem, Item, ItemImpl, ItemStruct, Path, Type};
+
+use crate::attr::{self, GroupArgs};
+use crate::ctxt::{Errors, with_errors};
+use crate::docs;
+use crate::names;
+use crate::tool::{self, Owner, ToolModel};
+
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let args = attr::parse_group_args(attr, &mut errors);
+    match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Impl(imp)) => expand_impl(args, imp, errors),
+        Ok(Item::Struct(s)) => expand_struct(args, s, errors),
+        _ => with_errors(
+            item,
+            syn::Error::new(
+                Span::call_site(),
+                "`#[tool_group]` goes on an impl block of `#[tool]` methods, or on a struct that lists free `#[tool]` functions with `tools = [...]`",
+            ),
+        ),
+    }
+}
+
+/// Whether `attr` is `#[tool]` in any spelling (`tool`, `toolgroup::tool`, `::toolgroup::tool`).
+fn is_tool_attr(attr: &Attribute) -> bool {
+    attr.path().segments.last().is_some_and(|s| s.ident == "tool")
+}
+
+struct Meta {
+    name: String,
+    description: String,
+    instructions: Option<String>,
+}
+
+fn group_meta(args: &GroupArgs, item_attrs: &[Attribute], blame: &dyn ToTokens, errors: &mut Errors) -> Meta {
+    let name = match &args.name {
+        Some(n) => {
+            let name = n.value.value();
+            if let Some(problem) = names::check_group_name(&name) {
+                errors.spanned(&n.value, problem);
+            }
+            name
+        }
+        None => {
+            errors.spanned(blame, "`#[tool_group]` needs `name = \"...\"`: the name the model switches the group by");
+            String::new()
+        }
+    };
+    let description = match &args.description {
+        Some(d) => d.value.value().trim().to_owned(),
+        None => docs::parse(item_attrs).description,
+    };
+    if description.is_empty() {
+        let span = args.name.as_ref().map_or_else(|| blame.to_token_stream().span(), |n| n.value.span());
+        errors.at(
+            span,
+            "`#[tool_group]` needs `description = \"...\"` (or a doc comment): the model reads it to decide whether to activate the group",
+        );
+    }
+    let instructions = args.instructions.as_ref().map(|i| i.value.value().trim().to_owned());
+    Meta {
+        name,
+        description,
+        instructions,
+    }
+}
+
+fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenStream {
+    if let Some((_, path, _)) = &imp.trait_ {
+        errors.spanned(path, "`#[tool_group]` goes on an inherent impl block (`impl MyGroup { ... }`), not a trait impl");
+    }
+    if !imp.generics.params.is_empty() {
+        errors.spanned(&imp.generics, "a `#[tool_group]` type cannot be generic: the toolkit needs one concrete type per group");
+    }
+    let self_ty = (*imp.self_ty).clone();
+    let group_ident = match &self_ty {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.clone()),
+        _ => None,
+    };
+    let Some(group_ident) = group_ident else {
+        errors.spanned(&self_ty, "`#[tool_group]` needs a named type (`impl Database { ... }`)");
+        return with_errors(strip_tool_attrs(imp), errors.finish().unwrap_err());
+    };
+    let meta = group_meta(&args, &imp.attrs, &self_ty, &mut errors);
+
+    let mut models: Vec<ToolModel> = Vec::new();
+    for item in &mut imp.items {
+        let ImplItem::Fn(f) = item else { continue };
+        let mut tool_attrs = Vec::new();
+        f.attrs.retain(|a| {
+            if is_tool_attr(a) {
+                tool_attrs.push(a.clone());
+                false
+            } else {
+                true
+            }
+        });
+        let Some(first) = tool_attrs.first() else { continue };
+        for extra in &tool_attrs[1..] {
+            errors.spanned(extra, "duplicate `#[tool]` attribute");
+        }
+        let tokens = match &first.meta {
+            syn::Meta::Path(_) => TokenStream::new(),
+            syn::Meta::List(l) => l.tokens.clone(),
+            syn::Meta::NameValue(nv) => {
+                errors.spanned(nv, "write `#[tool]` or `#[tool(key = value, ...)]`");
+                continue;
+            }
+        };
+        let tool_args = attr::parse_tool_args(tokens, &mut errors);
+        let owner = Owner::Method(&self_ty, &group_ident);
+        if let Some(model) = tool::analyze(&mut f.sig, &f.attrs, &f.vis, tool_args, owner, &mut errors) {
+            if let Some(first) = models.iter().find(|m| m.name == model.name) {
+                let _ = first;
+                errors.at(
+                    model.name_span,
+                    format!("group `{}` already has a tool named `{}`: rename one with `#[tool(name = \"...\")]`", meta.name, model.name),
+                );
+            }
+            models.push(model);
+        }
+    }
+    let free: Vec<Path> = args.tools.as_ref().map(|t| t.value.clone()).unwrap_or_default();
+    if models.is_empty() && free.is_empty() {
+        errors.spanned(
+            &self_ty,
+            "this tool group has no tools: mark `&self` methods with `#[tool]`, or list free `#[tool]` functions with `tools = [...]`",
+        );
+    }
+    if let Err(e) = errors.finish() {
+        return with_errors(imp, e);
+    }
+
+    let krate = attr::krate(&args.krate);
+    let doc = group_doc(&meta, &models, &free);
+    imp.attrs.push(syn::parse_quote!(#[doc = #doc]));
+    let generated: Vec<TokenStream> = models
+        .iter()
+        .map(|m| tool::generate(m, Owner::Method(&self_ty, &group_ident)))
+        .collect();
+    let group_impl = group_impl(&krate, &self_ty, &meta, &models, &free);
+    quote! {
+        #imp
+        #(#generated)*
+        #group_impl
+    }
+}
+
+fn expand_struct(args: GroupArgs, mut item: ItemStruct, mut errors: Errors) -> TokenStream {
+    if !item.generics.params.is_empty() {
+        errors.spanned(&item.generics, "a `#[tool_group]` type cannot be generic: the toolkit needs one concrete type per group");
+    }
+    let meta = group_meta(&args, &item.attrs, &item.ident, &mut errors);
+    let free: Vec<Path> = args.tools.as_ref().map(|t| t.value.clone()).unwrap_or_default();
+    if free.is_empty() {
+        errors.spanned(
+            &item.ident,
+            "this tool group has no tools: list free `#[tool]` functions with `tools = [...]`, or put `#[tool_group]` on an impl block of `#[tool]` methods",
+        );
+    }
+    if let Err(e) = errors.finish() {
+        return with_errors(item, e);
+    }
+    let krate = attr::krate(&args.krate);
+    let doc = group_doc(&meta, &[], &free);
+    item.attrs.push(syn::parse_quote!(#[doc = #doc]));
+    let ident = &item.ident;
+    let self_ty: Type = syn::parse_quote!(#ident);
+    let group_impl = group_impl(&krate, &self_ty, &meta, &[], &free);
+    quote! {
+        #item
+        #group_impl
+    }
+}
+
+fn strip_tool_attrs(mut imp: ItemImpl) -> ItemImpl {
+    for item in &mut imp.items {
+        if let ImplItem::Fn(f) = item {
+            f.attrs.retain(|a| !is_tool_attr(a));
+        }
+    }
+    imp
+}
+
+fn group_impl(krate: &Path, self_ty: &Type, meta: &Meta, models: &[ToolModel], free: &[Path]) -> TokenStream {
+    let p = quote!(#krate::__private);
+    let Meta {
+        name,
+        description,
+        instructions,
+    } = meta;
+    let instructions = match instructions {
+        Some(i) => quote!(#p::Some(#i)),
+        None => quote!(#p::None),
+    };
+    let mut entries = Vec::new();
+    let mut infos = Vec::new();
+    for m in models {
+        let marker = &m.marker;
+        entries.push(quote! {
+            #krate::ToolEntry { info: &<#marker as #krate::Tool>::INFO, call: #p::erased_call::<#marker> }
+        });
+        infos.push(quote!(&<#marker as #krate::Tool>::INFO));
+    }
+    for path in free {
+        let span = path.span();
+        entries.push(quote_spanned! {span=>
+            #krate::ToolEntry { info: &<#path as #krate::Tool>::INFO, call: #p::erased_call_stateless::<Self, #path> }
+        });
+        infos.push(quote_spanned!(span=> &<#path as #krate::Tool>::INFO));
+    }
+    quote! {
+        impl #krate::ToolGroup for #self_ty {
+            const NAME: &'static str = #name;
+            const DESCRIPTION: &'static str = #description;
+            const INSTRUCTIONS: #p::Option<&'static str> = #instructions;
+            const TOOLS: &'static [#krate::ToolEntry<Self>] = &[#(#entries),*];
+            const TOOL_INFOS: &'static [&'static #krate::ToolInfo] = &[#(#infos),*];
+        }
+        const _: () = #p::check_group(#name, <#self_ty as #krate::ToolGroup>::TOOL_INFOS);
+    }
+}
+
+/// The rustdoc added to a group: its name, description, instructions and tools.
+fn group_doc(meta: &Meta, models: &[ToolModel], free: &[Path]) -> String {
+    let mut doc = format!(
+        "\n\n**Tool group `{}`** (generated by `#[tool_group]`): {}\n",
+        meta.name,
+        one_line(&meta.description)
+    );
+    if let Some(i) = &meta.instructions {
+        doc.push_str(&format!("\n*Instructions given to the model when the group becomes active:* {}\n", one_line(i)));
+    }
+    doc.push_str("\n| Tool | Description |\n|---|---|\n");
+    for m in models {
+        doc.push_str(&format!("| `{}` | {} |\n", m.name, one_line(&m.description).replace('|', "\\|")));
+    }
+    for path in free {
+        let path = path.to_token_stream().to_string().replace(' ', "");
+        doc.push_str(&format!("| `{path}` | (a free `#[tool]` function; see its docs) |\n"));
+    }
+    doc
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,515 @@
+//! `#[tool]`: a model of one tool function (parsed and checked), and its generated code.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+use syn::{
+    Attribute, FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Signature,
+    Type, Visibility,
+};
+
+use crate::attr::{self, ToolArgs};
+use crate::ctxt::{Errors, with_errors};
+use crate::docs;
+use crate::names;
+
+/// Where a tool function lives.
+#[derive(Clone, Copy)]
+pub(crate) enum Owner<'a> {
+    /// A free function.
+    Free,
+    /// A `&self` method of a `#[tool_group]` impl for this type.
+    Method(&'a Type, &'a Ident),
+}
+
+enum Param {
+    /// A model-supplied argument: a field of the generated arguments struct.
+    Field {
+        ident: Ident,
+        ty: Box<Type>,
+        attrs: Vec<Attribute>,
+    },
+    /// The injected `ToolContext`.
+    Context { by_ref: bool },
+    /// `#[args]`: the parameter's type is the whole arguments struct.
+    Whole { ty: Box<Type> },
+}
+
+enum Output {
+    Unit,
+    Text,
+    Json(Box<Type>),
+    Result { ok: Box<Output>, err: Span },
+}
+
+pub(crate) struct ToolModel {
+    fn_ident: Ident,
+    vis: Visibility,
+    /// The tool's name, and the span to blame for it.
+    pub(crate) name: String,
+    pub(crate) name_span: Span,
+    pub(crate) description: String,
+    is_async: bool,
+    params: Vec<Param>,
+    output: Output,
+    args: ToolArgs,
+    args_ident: Ident,
+    /// The type implementing `Tool`.
+    pub(crate) marker: Ident,
+}
+
+/// `#[tool]` on a free function.
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let args = attr::parse_tool_args(attr, &mut errors);
+    let mut func: ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let e = syn::Error::new(
+                Span::call_site(),
+                "`#[tool]` goes on a function (`fn` or `async fn`), or on a `&self` method inside a `#[tool_group(...)]` impl block",
+            );
+            return with_errors(item, e);
+        }
+    };
+    let model = analyze(&mut func.sig, &func.attrs, &func.vis, args, Owner::Free, &mut errors);
+    match (errors.finish(), model) {
+        (Ok(()), Some(model)) => {
+            let generated = generate(&model, Owner::Free);
+            quote!(#func #generated)
+        }
+        (Err(e), _) => with_errors(func, e),
+        (Ok(()), None) => unreachable!("analyze reports why it made no model"),
+    }
+}
+
+/// Parse and check a tool function; strips the parameter attributes it consumes from `sig`.
+pub(crate) fn analyze(
+    sig: &mut Signature,
+    fn_attrs: &[Attribute],
+    vis: &Visibility,
+    args: ToolArgs,
+    owner: Owner<'_>,
+    outer: &mut Errors,
+) -> Option<ToolModel> {
+    let mut local = Errors::default();
+    let errors = &mut local;
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        errors.spanned(
+            &sig.generics,
+            "a `#[tool]` function cannot be generic: its arguments must be one concrete type with one JSON schema",
+        );
+    }
+    if let Some(u) = &sig.unsafety {
+        errors.spanned(u, "a `#[tool]` function cannot be `unsafe`: a model's call cannot uphold its contract");
+    }
+    if let Some(abi) = &sig.abi {
+        errors.spanned(abi, "a `#[tool]` function cannot have an `extern` ABI");
+    }
+    if let Some(v) = &sig.variadic {
+        errors.spanned(v, "a `#[tool]` function cannot be variadic");
+    }
+
+    let docs = docs::parse(fn_attrs);
+    let mut documented: Vec<(String, String, bool)> =
+        docs.arguments.into_iter().map(|(n, d)| (n, d, false)).collect();
+
+    let mut params = Vec::new();
+    let mut has_receiver = false;
+    for input in sig.inputs.iter_mut() {
+        match input {
+            FnArg::Receiver(recv) => {
+                has_receiver = true;
+                match owner {
+                    Owner::Free => errors.spanned(
+                        &*recv,
+                        "`#[tool]` on a method needs `#[tool_group(name = \"...\", description = \"...\")]` on its impl block",
+                    ),
+                    Owner::Method(..) => {
+                        let ok = recv.reference.is_some() && recv.mutability.is_none() && recv.colon_token.is_none();
+                        if !ok {
+                            errors.spanned(
+                                &*recv,
+                                "a tool method takes `&self`: one group is shared by every session at once, so `self` and `&mut self` cannot work; keep mutable state behind a `Mutex` or an atomic",
+                            );
+                        }
+                    }
+                }
+            }
+            FnArg::Typed(pt) => {
+                let mut attrs = Vec::new();
+                let mut whole = false;
+                pt.attrs.retain(|a| {
+                    let p = a.path();
+                    if p.is_ident("doc") || p.is_ident("serde") || p.is_ident("schemars") {
+                        attrs.push(a.clone());
+                        false
+                    } else if p.is_ident("args") {
+                        if !matches!(a.meta, syn::Meta::Path(_)) {
+                            errors.spanned(a, "`#[args]` takes no arguments");
+                        }
+                        whole = true;
+                        false
+                    } else {
+                        true
+                    }
+                });
+                let ident = match &*pt.pat {
+                    Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
+                    other => {
+                        errors.spanned(
+                            other,
+                            "a `#[tool]` parameter must be a plain name (`query: String`): its name becomes the JSON argument's name",
+                        );
+                        None
+                    }
+                };
+                if let Some(by_ref) = context_type(&pt.ty) {
+                    params.push(Param::Context { by_ref });
+                    continue;
+                }
+                if whole {
+                    params.push(Param::Whole { ty: pt.ty.clone() });
+                    continue;
+                }
+                if let Type::Reference(r) = &*pt.ty {
+                    errors.spanned(
+                        r,
+                        "a `#[tool]` parameter must be an owned type (`String`, not `&str`): arguments are parsed from the model's JSON",
+                    );
+                }
+                if let Type::ImplTrait(t) = &*pt.ty {
+                    errors.spanned(t, "a `#[tool]` function cannot be generic: use a concrete parameter type, not `impl Trait`");
+                }
+                let Some(ident) = ident else { continue };
+                let plain = ident.to_string().trim_start_matches("r#").to_owned();
+                let has_doc = attrs.iter().any(|a| a.path().is_ident("doc"));
+                for entry in documented.iter_mut().filter(|e| e.0 == plain) {
+                    entry.2 = true;
+                    if !has_doc && !entry.1.is_empty() {
+                        let text = &entry.1;
+                        attrs.push(syn::parse_quote!(#[doc = #text]));
+                    }
+                }
+                params.push(Param::Field {
+                    ident,
+                    ty: pt.ty.clone(),
+                    attrs,
+                });
+            }
+        }
+    }
+    if let Owner::Method(..) = owner {
+        if !has_receiver {
+            errors.spanned(
+                &sig.ident,
+                "a tool in a `#[tool_group]` impl takes `&self`; for a function without state, make it a free `#[tool]` function and list it with `tools = [...]`",
+            );
+        }
+    }
+    let wholes = params.iter().filter(|p| matches!(p, Param::Whole { .. })).count();
+    let fields = params.iter().filter(|p| matches!(p, Param::Field { .. })).count();
+    if wholes > 1 || (wholes == 1 && fields > 0) {
+        errors.spanned(
+            &sig.inputs,
+            "a tool with an `#[args]` parameter takes no other arguments (only a `ToolContext` besides it): put every argument in that struct",
+        );
+    }
+    for (name, _, used) in &documented {
+        if !used && !params_mention(sig, name) {
+            errors.spanned(
+                &sig.ident,
+                format!("the doc comment's `# Arguments` list names `{name}`, which is not a parameter of this function"),
+            );
+        }
+    }
+
+    let name_override = args.name.as_ref().map(|n| (n.value.value(), n.value.span()));
+    let (name, name_span) =
+        name_override.unwrap_or_else(|| (sig.ident.to_string().trim_start_matches("r#").to_owned(), sig.ident.span()));
+    if let Some(problem) = names::check_tool_name(&name) {
+        errors.at(name_span, problem);
+    }
+    let description = match &args.description {
+        Some(d) => d.value.value().trim().to_owned(),
+        None => docs.description,
+    };
+    if description.is_empty() {
+        errors.spanned(
+            &sig.ident,
+            "`#[tool]` needs a description: add a doc comment or `description = \"...\"` (a model cannot use an undescribed tool)",
+        );
+    }
+    let output = classify(&sig.output);
+
+    let failed = !errors.is_empty();
+    if let Err(e) = local.finish() {
+        outer.push(e);
+    }
+    if failed {
+        return None;
+    }
+    let base = names::pascal(&sig.ident.to_string());
+    let args_ident = format_ident!("{}Args", base, span = sig.ident.span());
+    let marker = match owner {
+        Owner::Free => sig.ident.clone(),
+        Owner::Method(_, group) => format_ident!("__toolgroup_{}_{}", group, sig.ident),
+    };
+    Some(ToolModel {
+        fn_ident: sig.ident.clone(),
+        vis: vis.clone(),
+        name,
+        name_span,
+        description,
+        is_async: sig.asyncness.is_some(),
+        params,
+        output,
+        args,
+        args_ident,
+        marker,
+    })
+}
+
+fn params_mention(sig: &Signature, name: &str) -> bool {
+    sig.inputs.iter().any(|i| match i {
+        FnArg::Typed(pt) => matches!(&*pt.pat, Pat::Ident(pi) if pi.ident == name),
+        FnArg::Receiver(_) => false,
+    })
+}
+
+/// `Some(by_ref)` if the type is `ToolContext` or a reference to it.
+fn context_type(ty: &Type) -> Option<bool> {
+    match ty {
+        Type::Reference(r) => context_type(&r.elem).map(|_| true),
+        Type::Path(p) => {
+            (p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "ToolContext")).then_some(false)
+        }
+        Type::Paren(p) => context_type(&p.elem),
+        _ => None,
+    }
+}
+
+fn classify(ret: &ReturnType) -> Output {
+    match ret {
+        ReturnType::Default => Output::Unit,
+        ReturnType::Type(_, ty) => classify_type(ty),
+    }
+}
+
+fn classify_type(ty: &Type) -> Output {
+    match ty {
+        Type::Tuple(t) if t.elems.is_empty() => Output::Unit,
+        Type::Paren(p) => classify_type(&p.elem),
+        Type::Reference(r) if is_named(&r.elem, "str") => Output::Text,
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last().expect("a path has a segment");
+            let generic_types: Vec<&Type> = match &last.arguments {
+                PathArguments::AngleBracketed(a) => a
+                    .args
+                    .iter()
+                    .filter_map(|g| match g {
+                        GenericArgument::Type(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            match (last.ident.to_string().as_str(), generic_types.as_slice()) {
+                ("String", []) => Output::Text,
+                ("Cow", [inner]) if is_named(inner, "str") => Output::Text,
+                ("Result", [ok, rest @ ..]) if rest.len() <= 1 => Output::Result {
+                    ok: Box::new(classify_type(ok)),
+                    err: rest.first().map_or_else(|| ty.span(), |e| e.span()),
+                },
+                _ => Output::Json(Box::new(ty.clone())),
+            }
+        }
+        _ => Output::Json(Box::new(ty.clone())),
+    }
+}
+
+fn is_named(ty: &Type, name: &str) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident(name))
+}
+
+/// The generated arguments struct, tool marker and `Tool` impl.
+pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
+    let krate = attr::krate(&model.args.krate);
+    let p = quote!(#krate::__private);
+    let vis = &model.vis;
+    let name = &model.name;
+    let description = &model.description;
+    let fn_ident = &model.fn_ident;
+    let marker = &model.marker;
+    let args_ident = &model.args_ident;
+
+    let whole = model.params.iter().find_map(|p| match p {
+        Param::Whole { ty } => Some(ty.clone()),
+        _ => None,
+    });
+    let mut field_idents = Vec::new();
+    let mut call_args = Vec::new();
+    let mut fields = Vec::new();
+    for param in &model.params {
+        match param {
+            Param::Field { ident, ty, attrs } => {
+                fields.push(quote!(#(#attrs)* pub #ident: #ty,));
+                field_idents.push(ident.clone());
+                call_args.push(quote!(#ident));
+            }
+            Param::Context { by_ref: true } => call_args.push(quote!(&__toolgroup_ctx)),
+            Param::Context { by_ref: false } => call_args.push(quote!(__toolgroup_ctx)),
+            Param::Whole { .. } => call_args.push(quote!(__toolgroup_args)),
+        }
+    }
+
+    let (args_struct, args_ty, unpack) = match &whole {
+        Some(ty) => (quote!(), quote!(#ty), quote!()),
+        None => {
+            let serde_path = quote!(#p::serde).to_string();
+            let schemars_path = quote!(#p::schemars).to_string();
+            let doc = format!("Arguments of the `{name}` tool (generated by `#[tool]`).");
+            (
+                quote! {
+                    #[doc = #doc]
+                    #[derive(#p::serde::Deserialize, #p::schemars::JsonSchema)]
+                    #[serde(crate = #serde_path, deny_unknown_fields)]
+                    #[schemars(crate = #schemars_path)]
+                    #vis struct #args_ident {
+                        #(#fields)*
+                    }
+                },
+                quote!(#args_ident),
+                quote!(let #args_ident { #(#field_idents),* } = __toolgroup_args;),
+            )
+        }
+    };
+
+    let (state_ty, callee) = match owner {
+        Owner::Free => (quote!(()), quote!(#fn_ident(#(#call_args),*))),
+        Owner::Method(self_ty, _) => (
+            quote!(#self_ty),
+            quote!(<#self_ty>::#fn_ident(__toolgroup_state, #(#call_args),*)),
+        ),
+    };
+    let invoke = if model.is_async {
+        let span = fn_ident.span();
+        quote_spanned!(span=> #p::assert_send(#callee).await)
+    } else {
+        callee
+    };
+    let convert = conversion(&model.output, &p, quote!(__toolgroup_value));
+    let output_schema = match &model.output {
+        Output::Json(ty) => probe(ty, &p),
+        Output::Result { ok, .. } => match &**ok {
+            Output::Json(ty) => probe(ty, &p),
+            _ => quote!(#p::None),
+        },
+        _ => quote!(#p::None),
+    };
+    let hint = |v: &Option<attr::Spanned<bool>>| match v {
+        Some(b) => {
+            let b = b.value;
+            quote!(#p::Some(#b))
+        }
+        None => quote!(#p::None),
+    };
+    let (read_only, destructive, idempotent, open_world) = (
+        hint(&model.args.read_only),
+        hint(&model.args.destructive),
+        hint(&model.args.idempotent),
+        hint(&model.args.open_world),
+    );
+    let timeout = match &model.args.timeout_ms {
+        Some(ms) => {
+            let ms = ms.value;
+            quote!(#p::Some(#p::Duration::from_millis(#ms)))
+        }
+        None => quote!(#p::None),
+    };
+    let marker_def = match owner {
+        Owner::Free => {
+            let doc = format!("The `{name}` tool (generated by `#[tool]`): {description}");
+            quote! {
+                #[doc = #doc]
+                #[allow(non_camel_case_types)]
+                #vis struct #marker {}
+            }
+        }
+        Owner::Method(..) => quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            #vis struct #marker {}
+        },
+    };
+
+    quote! {
+        #args_struct
+        #marker_def
+
+        impl #krate::Tool for #marker {
+            type State = #state_ty;
+            type Args = #args_ty;
+            const INFO: #krate::ToolInfo = #krate::ToolInfo {
+                name: #name,
+                description: #description,
+                annotations: #krate::ToolAnnotations {
+                    read_only: #read_only,
+                    destructive: #destructive,
+                    idempotent: #idempotent,
+                    open_world: #open_world,
+                },
+                timeout: #timeout,
+                schemas: {
+                    fn __toolgroup_schemas() -> &'static #krate::ToolSchemas {
+                        static __TOOLGROUP_SCHEMAS: #p::SchemaCell = #p::SchemaCell::new();
+                        __TOOLGROUP_SCHEMAS.get_or_init(|| #p::build_schemas::<#args_ty>(#output_schema))
+                    }
+                    __toolgroup_schemas
+                },
+            };
+
+            #[allow(clippy::unused_async)]
+            fn call<'__toolgroup>(
+                __toolgroup_state: &'__toolgroup Self::State,
+                __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
+                __toolgroup_args: Self::Args,
+            ) -> impl #p::Future<Output = #krate::CallResult> + #p::Send + '__toolgroup {
+                async move {
+                    #unpack
+                    let __toolgroup_value = #invoke;
+                    #convert
+                }
+            }
+        }
+    }
+}
+
+fn probe(ty: &Type, p: &TokenStream) -> TokenStream {
+    quote!({
+        #[allow(unused_imports)]
+        use #p::{ViaJsonSchema as _, ViaNoSchema as _};
+        (&&#p::OutputSchemaProbe::<#ty>::new()).output_schema()
+    })
+}
+
+fn conversion(output: &Output, p: &TokenStream, value: TokenStream) -> TokenStream {
+    match output {
+        Output::Unit => quote!(#p::unit_output(#value)),
+        Output::Text => quote!(#p::text_output(#value)),
+        Output::Json(ty) => {
+            let span = ty.span();
+            quote_spanned!(span=> #p::json_output(&#value))
+        }
+        Output::Result { ok, err } => {
+            let ok = conversion(ok, p, quote!(__toolgroup_ok));
+            let err = quote_spanned!(*err=> #p::error_output(&__toolgroup_err));
+            quote! {
+                match #value {
+                    #p::Ok(__toolgroup_ok) => #ok,
+                    #p::Err(__toolgroup_err) => #err,
+                }
+            }
+        }
+    }
+}
