@@ -230,6 +230,25 @@ impl<R: Registry> Toolkit<R> {
         self.reset_definition().into_iter().chain(self.tools.iter())
     }
 
+    /// Like [`definitions`](Self::definitions), each with its position in
+    /// [`all_definitions`](Self::all_definitions), so a renderer can reuse per-tool output
+    /// it built once for the whole list.
+    pub fn definitions_indexed(
+        &self,
+        session: &Session<R>,
+    ) -> impl Iterator<Item = (usize, &ToolDefinition)> + '_ {
+        let session = *session;
+        let offset = usize::from(self.reset_definition().is_some());
+        self.reset_definition().map(|d| (0, d)).into_iter().chain(
+            self.tools
+                .iter()
+                .zip(&self.switches)
+                .enumerate()
+                .filter(move |(_, (_, s))| s.is_none_or(|s| session.slot_active(s as usize)))
+                .map(move |(i, (d, _))| (i + offset, d)),
+        )
+    }
+
     /// Whether the model may call `name` in `session` (exposed and active).
     pub fn is_available(&self, session: &Session<R>, name: &str) -> bool {
         if self.is_reset(name) {
