@@ -8,6 +8,7 @@ mod check;
 mod futures;
 mod group;
 mod policy;
+pub mod provider;
 mod registry;
 mod reset;
 mod result;

@@ -1,0 +1,1 @@
+//! Tool definitions and call payloads in each provider's format.
