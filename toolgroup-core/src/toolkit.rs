@@ -447,18 +447,21 @@ impl<R: Registry> Toolkit<R> {
     fn unknown_tool(&self, session: &Session<R>, name: &str) -> CallResult {
         let shown = truncate(name, 64);
         let exposed = self.definitions(session).map(|d| d.name);
-        let mut text = format!("unknown tool `{shown}`");
+        let mut text = format!("unknown tool `{shown}`.");
         let all = self.reset_definition().map(|d| d.name).into_iter().chain(self.tools.iter().map(|d| d.name));
         if let Some(guess) = did_you_mean(name, all) {
             if self.is_available(session, guess) {
-                let _ = write!(text, ": did you mean `{guess}`?");
+                let _ = write!(text, " Did you mean `{guess}`?");
             } else {
                 let group = self.index[guess].group;
                 let group = R::GROUPS[group as usize].name;
-                let _ = write!(text, ": did you mean `{guess}` (in the inactive group `{group}`)?");
+                let _ = write!(
+                    text,
+                    " Did you mean `{guess}`? It is in the group `{group}`, which is not active; activate it with `reset_tools`."
+                );
             }
         }
-        let _ = write!(text, ". The available tools are {}", list_names(exposed));
+        let _ = write!(text, " The available tools are {}.", list_names(exposed));
         CallResult::error(text)
     }
 
