@@ -1,0 +1,277 @@
+//! Calling tools (DESIGN.md 7): every model mistake is an error result that changes nothing.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::*;
+use serde_json::json;
+use toolgroup::prelude::*;
+use toolgroup::{Decision, PolicyRequest, ToolGroup};
+
+/// Panic on purpose.
+#[tool]
+fn explode(
+    /// Why.
+    reason: String,
+) -> String {
+    panic!("boom: {reason}")
+}
+
+/// Sleep for a while.
+#[tool(timeout = "50ms")]
+async fn nap(
+    /// How long, in milliseconds.
+    ms: u64,
+) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    "rested".to_owned()
+}
+
+/// Sleep without a timeout of its own.
+#[tool]
+async fn long_nap(
+    /// How long, in milliseconds.
+    ms: u64,
+) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    "rested".to_owned()
+}
+
+/// Echo the call id and the session-independent input.
+#[tool]
+fn echo(ctx: &ToolContext<'_>, value: u64) -> String {
+    format!("{}:{value}", ctx.call_id.unwrap_or("-"))
+}
+
+#[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, nap, long_nap, echo])]
+struct Risky;
+
+#[toolkit]
+struct Lab {
+    #[basic]
+    notes: Notes,
+    web_search: WebSearch,
+    risky: Risky,
+}
+
+fn lab() -> Toolkit<Lab> {
+    Toolkit::new(Lab { notes: Notes, web_search: WebSearch, risky: Risky })
+}
+
+fn active_lab() -> (Toolkit<Lab>, Session<Lab>) {
+    let kit = lab();
+    let mut s = kit.session();
+    s.activate(LabGroup::Risky);
+    (kit, s)
+}
+
+#[tokio::test]
+async fn unknown_tool_lists_exposed_tools_with_a_suggestion() {
+    let kit = toolkit();
+    let mut s = kit.session();
+    s.activate(AgentGroup::WebSearch);
+    let before = s;
+    let r = kit.call(&mut s, "web_serch", "{}").await;
+    assert!(r.is_error);
+    assert_eq!(
+        r.text_joined(),
+        "unknown tool `web_serch`. Did you mean `web_search`? The available tools are `reset_tools`, `note_write`, `web_search`."
+    );
+    let r = kit.call(&mut s, "page_fetc", "{}").await;
+    assert!(r.text_joined().contains("Did you mean `page_fetch`? It is in the group `scraping`, which is not active"), "{}", r.text_joined());
+    let r = kit.call(&mut s, "frobnicate", "{}").await;
+    assert_eq!(r.text_joined(), "unknown tool `frobnicate`. The available tools are `reset_tools`, `note_write`, `web_search`.");
+    assert_eq!(s, before);
+}
+
+#[tokio::test]
+async fn inactive_group_tool_is_not_run() {
+    let kit = toolkit();
+    let mut s = kit.session();
+    let r = kit.call(&mut s, "db_insert", r#"{"row": "x"}"#).await;
+    assert!(r.is_error);
+    assert_eq!(
+        r.text_joined(),
+        "`db_insert` was not run: it belongs to the group `database`, which is not active. Call `reset_tools` with `database` set to true (and every group you want to keep active) first"
+    );
+    assert!(kit.database.rows.lock().unwrap().is_empty());
+    assert_eq!(s.active().count(), 0);
+}
+
+#[tokio::test]
+async fn argument_errors() {
+    let kit = toolkit();
+    let mut s = kit.session();
+    let cases = [
+        ("{\"text\": ", "`note_write` was not run: the arguments are not valid JSON (EOF while parsing a value at line 1 column 9); send one JSON object matching the tool's parameters"),
+        ("{\"text\": 5}", "`note_write` was not run: invalid argument `text`: expected a string, got an integer"),
+        ("{}", "`note_write` was not run: invalid arguments: missing field `text`"),
+        ("{\"text\": \"a\", \"txet\": \"b\"}", "`note_write` was not run: invalid argument `txet`: unknown field `txet`, expected `text`"),
+        ("[\"a\"]", "`note_write` was not run: the arguments must be a JSON object matching the tool's parameters, got an array"),
+    ];
+    for (input, expected) in cases {
+        let r = kit.call(&mut s, "note_write", input).await;
+        assert!(r.is_error, "{input}");
+        assert_eq!(r.text_joined(), expected, "{input}");
+    }
+    let r = kit.call(&mut s, "note_write", &json!({"text": ["secret-value"]})).await;
+    assert_eq!(r.text_joined(), "`note_write` was not run: invalid argument `text`: expected a string, got an array");
+    let r = kit.call(&mut s, "note_write", &json!({"text": "ok"})).await;
+    assert_eq!((r.is_error, r.text_joined().as_str()), (false, "noted: ok"));
+}
+
+#[tokio::test]
+async fn the_tools_own_error_is_its_display() {
+    let kit = toolkit();
+    let mut s = kit.session();
+    s.activate(AgentGroup::Scraping);
+    let r = kit.call(&mut s, "page_fetch", r#"{"url": "ftp://x"}"#).await;
+    assert!(r.is_error);
+    assert_eq!(r.text_joined(), "cannot fetch a non-https URL");
+}
+
+#[tokio::test]
+async fn a_panic_is_caught_and_the_toolkit_keeps_working() {
+    let (kit, mut s) = active_lab();
+    let r = kit.call(&mut s, "explode", r#"{"reason": "test"}"#).await;
+    assert!(r.is_error);
+    assert_eq!(r.text_joined(), "`explode` failed: the tool panicked (boom: test); the session is unchanged");
+    assert!(s.is_active(LabGroup::Risky));
+    let r = kit.call(&mut s, "echo", r#"{"value": 3}"#).await;
+    assert_eq!(r.text_joined(), "-:3");
+}
+
+#[tokio::test]
+async fn a_timeout_cancels_the_call() {
+    let (kit, mut s) = active_lab();
+    let r = kit.call(&mut s, "nap", r#"{"ms": 5000}"#).await;
+    assert!(r.is_error);
+    assert_eq!(r.text_joined(), "`nap` timed out after 50ms and was cancelled");
+    let r = kit.call(&mut s, "nap", r#"{"ms": 1}"#).await;
+    assert_eq!((r.is_error, r.text_joined().as_str()), (false, "rested"));
+
+    let kit = lab().with_default_timeout(Duration::from_millis(20));
+    let r = kit.call(&mut s, "long_nap", r#"{"ms": 5000}"#).await;
+    assert_eq!(r.text_joined(), "`long_nap` timed out after 20ms and was cancelled");
+}
+
+#[tokio::test]
+async fn the_policy_runs_before_every_call_including_reset_tools() {
+    let kit = lab().with_policy(|req: &PolicyRequest<'_>| match (req.tool, req.group) {
+        ("reset_tools", _) if matches!(req.arguments, toolgroup::Arguments::Text(t) if t.contains("risky")) => {
+            Decision::Deny("risky tools need approval".to_owned())
+        }
+        (_, Some("risky")) if req.call_id == Some("blocked") => Decision::Deny("call blocked".to_owned()),
+        _ => Decision::Allow,
+    });
+    let mut s = kit.session();
+    let r = kit.call(&mut s, "reset_tools", r#"{"risky": true, "web_search": false}"#).await;
+    assert!(r.is_error);
+    assert_eq!(r.text_joined(), "`reset_tools` was not run: denied by policy: risky tools need approval");
+    assert_eq!(s.active().count(), 0);
+    s.activate(LabGroup::Risky);
+    let r = kit.call_with_id(&mut s, "echo", Some("blocked"), r#"{"value": 1}"#).await;
+    assert_eq!(r.text_joined(), "`echo` was not run: denied by policy: call blocked");
+    let r = kit.call_with_id(&mut s, "echo", Some("fine"), r#"{"value": 1}"#).await;
+    assert_eq!(r.text_joined(), "fine:1");
+}
+
+#[tokio::test]
+async fn batch_calls_before_a_reset_see_the_old_state_and_after_it_the_new() {
+    let kit = toolkit();
+    let mut s = kit.session();
+    let calls = [
+        ToolCall::new("web_search", r#"{"query": "a"}"#).with_id("1"),
+        ToolCall::new("reset_tools", json!({"web_search": true})).with_id("2"),
+        ToolCall::new("web_search", r#"{"query": "b"}"#).with_id("3"),
+        ToolCall::new("note_write", json!({"text": "c"})).with_id("4"),
+        ToolCall::new("reset_tools", json!({"database": true})).with_id("5"),
+        ToolCall::new("web_search", r#"{"query": "d"}"#).with_id("6"),
+    ];
+    let results = kit.call_batch(&mut s, &calls).await;
+    let errors: Vec<bool> = results.iter().map(|r| r.is_error).collect();
+    assert_eq!(errors, [true, false, false, false, false, true]);
+    assert!(results[0].text_joined().contains("not active"));
+    assert_eq!(results[2].structured_content, Some(json!(["hit for b"])));
+    assert_eq!(results[3].text_joined(), "noted: c");
+    assert_eq!(s.active_names().collect::<Vec<_>>(), ["database"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_calls_run_concurrently_in_call_order() {
+    let (kit, mut s) = active_lab();
+    // Three naps of 30 ms each under a 50 ms timeout: sequentially the results would still
+    // be fine, so check order and that each ran, not timing (machines are noisy).
+    let calls: Vec<ToolCall> = (0..3).map(|i| ToolCall::new("echo", json!({"value": i})).with_id(format!("c{i}"))).collect();
+    let results = kit.call_batch(&mut s, &calls).await;
+    let texts: Vec<String> = results.iter().map(|r| r.text_joined()).collect();
+    assert_eq!(texts, ["c0:0", "c1:1", "c2:2"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_sessions_share_one_toolkit() {
+    let kit = Arc::new(toolkit());
+    let mut handles = Vec::new();
+    for i in 0..1000u32 {
+        let kit = Arc::clone(&kit);
+        handles.push(tokio::spawn(async move {
+            let mut s = kit.session();
+            let group = ["web_search", "scraping", "database"][i as usize % 3];
+            let r = kit.call(&mut s, "reset_tools", &json!({ group: true })).await;
+            assert!(!r.is_error);
+            tokio::task::yield_now().await;
+            assert_eq!(s.active_names().collect::<Vec<_>>(), [group]);
+            let r = kit.call(&mut s, "note_write", &json!({"text": format!("session {i}")})).await;
+            assert_eq!(r.text_joined(), format!("noted: session {i}"));
+            if group == "database" {
+                let r = kit.call(&mut s, "db_insert", &json!({"row": format!("row {i}")})).await;
+                assert!(!r.is_error);
+            }
+            let exposed: Vec<_> = kit.definitions(&s).map(|d| d.name).collect();
+            assert_eq!(exposed.len(), if group == "database" { 4 } else { 3 });
+            s
+        }));
+    }
+    let mut counts = [0; 3];
+    for h in handles {
+        let s = h.await.unwrap();
+        for (i, g) in AgentGroup::ALL.iter().enumerate() {
+            if s.is_active(*g) {
+                counts[i] += 1;
+            }
+        }
+    }
+    assert_eq!(counts, [334, 333, 333]);
+    assert_eq!(kit.database.rows.lock().unwrap().len(), 333);
+    assert_eq!(<Database as ToolGroup>::TOOLS.len(), 2);
+}
+
+mod property {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn arbitrary_names_and_bytes_never_panic_the_caller(
+            name in prop_oneof![Just("note_write".to_owned()), Just("echo".to_owned()), Just("reset_tools".to_owned()), Just("nap".to_owned()), ".{0,12}"],
+            bytes in prop::collection::vec(any::<u8>(), 0..64),
+            prefix in prop_oneof![Just(String::new()), Just("{\"value\": ".to_owned()), Just("{\"text\": ".to_owned())],
+        ) {
+            let (kit, mut s) = active_lab();
+            let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+            let text = format!("{prefix}{}", String::from_utf8_lossy(&bytes));
+            let before = s;
+            let r = rt.block_on(kit.call(&mut s, &name, text.as_str()));
+            if name != "reset_tools" {
+                prop_assert_eq!(s, before);
+            }
+            if r.is_error {
+                prop_assert!(!r.text_joined().is_empty());
+            }
+        }
+    }
+}
