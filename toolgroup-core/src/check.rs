@@ -64,81 +64,80 @@ pub(crate) const RESET_TOOLS: &str = "reset_tools";
 /// The name of the always-active group; no group may use it.
 pub(crate) const BASIC: &str = "basic";
 
-/// Checks a toolkit: `fields[i]` is the toolkit field holding `groups[i]`.
+/// Checks the last group of `groups` against the ones before it: `fields[i]` is the toolkit
+/// field holding `groups[i]`. The toolkit macro emits one such check per field, spanned on
+/// that field, so an error points at the field that introduces the clash.
 ///
 /// Fails (at compile time, when used in a `const`) if a switchable group's field is not named
-/// after the group, if two groups share a name, if a group is named `basic`, or if a tool name
-/// is used twice or is `reset_tools`.
+/// after the group, if a group is named `basic`, if the group's name was used before, or if
+/// one of its tools is named `reset_tools` or like a tool seen before.
 pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
-    let mut g = 0;
-    while g < groups.len() {
-        let group = &groups[g];
-        if !group.basic && !str_eq(fields[g], group.name) {
+    let g = groups.len() - 1;
+    let group = &groups[g];
+    if !group.basic && !str_eq(fields[g], group.name) {
+        Msg::new()
+            .push("toolkit field `")
+            .push(fields[g])
+            .push("` holds the group `")
+            .push(group.name)
+            .push("`: name the field `")
+            .push(group.name)
+            .push("` (a switchable group's field is its `reset_tools` argument)")
+            .fail();
+    }
+    if str_eq(group.name, BASIC) {
+        Msg::new()
+            .push("a group may not be named `basic`: that name is reserved for the always-active tools; mark the field `#[basic]` instead")
+            .fail();
+    }
+    let mut h = 0;
+    while h < g {
+        if str_eq(groups[h].name, group.name) {
             Msg::new()
-                .push("toolkit field `")
+                .push("two groups are named `")
+                .push(group.name)
+                .push("` (fields `")
+                .push(fields[h])
+                .push("` and `")
                 .push(fields[g])
-                .push("` holds the group `")
-                .push(group.name)
-                .push("`: name the field `")
-                .push(group.name)
-                .push("` (a switchable group's field is its `reset_tools` argument)")
+                .push("`): group names must be unique")
                 .fail();
         }
-        if str_eq(group.name, BASIC) {
+        h += 1;
+    }
+    let mut t = 0;
+    while t < group.tools.len() {
+        let name = group.tools[t].name;
+        if str_eq(name, RESET_TOOLS) {
             Msg::new()
-                .push("a group may not be named `basic`: that name is reserved for the always-active tools; mark the field `#[basic]` instead")
+                .push("group `")
+                .push(group.name)
+                .push("` has a tool named `reset_tools`, the name of the generated meta tool: rename the tool")
                 .fail();
         }
+        // Every earlier tool, in earlier groups and earlier in this group.
         let mut h = 0;
-        while h < g {
-            if str_eq(groups[h].name, group.name) {
-                Msg::new()
-                    .push("two groups are named `")
-                    .push(group.name)
-                    .push("` (fields `")
-                    .push(fields[h])
-                    .push("` and `")
-                    .push(fields[g])
-                    .push("`): group names must be unique")
-                    .fail();
+        while h <= g {
+            let other = &groups[h];
+            let end = if h == g { t } else { other.tools.len() };
+            let mut u = 0;
+            while u < end {
+                if str_eq(other.tools[u].name, name) {
+                    Msg::new()
+                        .push("the tool name `")
+                        .push(name)
+                        .push("` is used twice (in group `")
+                        .push(other.name)
+                        .push("` and in group `")
+                        .push(group.name)
+                        .push("`): tool names must be unique across the toolkit; rename one with `#[tool(name = \"...\")]`")
+                        .fail();
+                }
+                u += 1;
             }
             h += 1;
         }
-        let mut t = 0;
-        while t < group.tools.len() {
-            let name = group.tools[t].name;
-            if str_eq(name, RESET_TOOLS) {
-                Msg::new()
-                    .push("group `")
-                    .push(group.name)
-                    .push("` has a tool named `reset_tools`, the name of the generated meta tool: rename the tool")
-                    .fail();
-            }
-            // Every earlier tool, in earlier groups and earlier in this group.
-            let mut h = 0;
-            while h <= g {
-                let other = &groups[h];
-                let end = if h == g { t } else { other.tools.len() };
-                let mut u = 0;
-                while u < end {
-                    if str_eq(other.tools[u].name, name) {
-                        Msg::new()
-                            .push("the tool name `")
-                            .push(name)
-                            .push("` is used twice (in group `")
-                            .push(other.name)
-                            .push("` and in group `")
-                            .push(group.name)
-                            .push("`): tool names must be unique across the toolkit; rename one with `#[tool(name = \"...\")]`")
-                            .fail();
-                    }
-                    u += 1;
-                }
-                h += 1;
-            }
-            t += 1;
-        }
-        g += 1;
+        t += 1;
     }
 }
 

@@ -91,6 +91,7 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
     let meta = group_meta(&args, &imp.attrs, &self_ty, &mut errors);
 
     let mut models: Vec<ToolModel> = Vec::new();
+    let mut saw_tool = false;
     for item in &mut imp.items {
         let ImplItem::Fn(f) = item else { continue };
         let mut tool_attrs = Vec::new();
@@ -103,6 +104,7 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
             }
         });
         let Some(first) = tool_attrs.first() else { continue };
+        saw_tool = true;
         for extra in &tool_attrs[1..] {
             errors.spanned(extra, "duplicate `#[tool]` attribute");
         }
@@ -128,7 +130,8 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
         }
     }
     let free: Vec<Path> = args.tools.as_ref().map(|t| t.value.clone()).unwrap_or_default();
-    if models.is_empty() && free.is_empty() {
+    // With `#[tool]` methods that failed, their errors say enough.
+    if models.is_empty() && free.is_empty() && !saw_tool {
         errors.spanned(
             &self_ty,
             "this tool group has no tools: mark `&self` methods with `#[tool]`, or list free `#[tool]` functions with `tools = [...]`",

@@ -1,7 +1,7 @@
 //! `#[tool]`: a model of one tool function (parsed and checked), and its generated code.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote};
 use syn::spanned::Spanned as _;
 use syn::{
     Attribute, FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Signature,
@@ -392,9 +392,15 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
             quote!(<#self_ty>::#fn_ident(__toolgroup_state, #(#call_args),*)),
         ),
     };
+    // The future is bound to a name spanned on the function's name, so "future cannot be
+    // sent between threads safely" points at the tool, not at the attribute.
     let invoke = if model.is_async {
-        let span = fn_ident.span();
-        quote_spanned!(span=> #p::assert_send(#callee).await)
+        let future = Ident::new("__toolgroup_future", fn_ident.span());
+        let assert = crate::toolkit::respan(quote!(#p::assert_send), fn_ident.span());
+        quote!({
+            let #future = #callee;
+            #assert(#future).await
+        })
     } else {
         callee
     };
@@ -498,12 +504,12 @@ fn conversion(output: &Output, p: &TokenStream, value: TokenStream) -> TokenStre
         Output::Unit => quote!(#p::unit_output(#value)),
         Output::Text => quote!(#p::text_output(#value)),
         Output::Json(ty) => {
-            let span = ty.span();
-            quote_spanned!(span=> #p::json_output(&#value))
+            // Every token on the return type, so "`T: Serialize` is not satisfied" lands there.
+            crate::toolkit::respan(quote!(#p::json_output(&#value)), ty.span())
         }
         Output::Result { ok, err } => {
             let ok = conversion(ok, p, quote!(__toolgroup_ok));
-            let err = quote_spanned!(*err=> #p::error_output(&__toolgroup_err));
+            let err = crate::toolkit::respan(quote!(#p::error_output(&__toolgroup_err)), *err);
             quote! {
                 match #value {
                     #p::Ok(__toolgroup_ok) => #ok,

@@ -2,7 +2,8 @@
 //! enum, the typed reset value and compile-time checks across all groups.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Span, TokenTree};
+use quote::{format_ident, quote};
 use syn::{Fields, Ident, ItemStruct, Type};
 
 use crate::attr;
@@ -99,14 +100,23 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let all_basic: Vec<bool> = fields.iter().map(|f| f.basic).collect();
     let indices: Vec<usize> = (0..fields.len()).collect();
 
-    let field_checks = switchable.iter().map(|(_, f)| {
-        let ty = &f.ty;
-        let span = f.ident.span();
-        let name = f.ident.to_string().trim_start_matches("r#").to_owned();
-        quote_spanned! {span=>
-            const _: () = #p::check_toolkit(&[#name], &[#krate::GroupInfo::of::<#ty>(false)]);
-        }
-    });
+    // One check per field, over the fields up to it, with every token on the field so that
+    // a compile-time failure points at the field that introduces the clash.
+    let field_checks: Vec<TokenStream> = (0..fields.len())
+        .map(|g| {
+            let span = fields[g].ident.span();
+            let names = &all_field_names[..=g];
+            let types = &all_types[..=g];
+            let basics = &all_basic[..=g];
+            let check = quote! {
+                const _: () = #p::check_toolkit(
+                    &[#(#names),*],
+                    &[#( #krate::GroupInfo::of::<#types>(#basics) ),*],
+                );
+            };
+            respan(check, span)
+        })
+        .collect();
 
     let catalog = catalog_doc(&fields);
     item.attrs.push(syn::parse_quote!(#[doc = #catalog]));
@@ -217,10 +227,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
 
         #(#field_checks)*
-        const _: () = #p::check_toolkit(
-            &[#(#all_field_names),*],
-            <#ident as #krate::Registry>::GROUPS,
-        );
     }
 }
 
@@ -242,4 +248,21 @@ fn catalog_doc(fields: &[Field]) -> String {
     }
     doc.push_str("\nEach group type's documentation lists its description, instructions and tools.\n");
     doc
+}
+
+/// `tokens` with every span set to `span` (so errors inside point at the user's token).
+pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let TokenTree::Group(g) = &tt {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = TokenTree::Group(group);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
 }

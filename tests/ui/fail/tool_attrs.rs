@@ -1,0 +1,23 @@
+use toolgroup::prelude::*;
+
+/// Unknown key.
+#[tool(nmae = "x")]
+fn unknown_key() {}
+
+/// Duplicate key.
+#[tool(name = "a", name = "b")]
+fn duplicate_key() {}
+
+/// Bad timeout.
+#[tool(timeout = "soon")]
+fn bad_timeout() {}
+
+/// Bad flag.
+#[tool(read_only = "yes")]
+fn bad_flag() {}
+
+/// Not on a function.
+#[tool]
+struct NotAFunction;
+
+fn main() {}
