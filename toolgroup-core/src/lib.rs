@@ -3,6 +3,7 @@
 //!
 //! Users depend on the `toolgroup` crate, which re-exports this one together with the macros.
 
+#![warn(unreachable_pub)]
 mod args;
 mod check;
 mod futures;
