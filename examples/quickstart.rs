@@ -120,9 +120,17 @@ async fn scenario(out: &mut impl Write) -> std::io::Result<()> {
         ("reset_tools", r#"{"web_serch": true}"#),
         ("web_search", r#"{"query": "rust tool groups"}"#),
     ];
-    writeln!(out, "toolgroup quickstart: the REFERENCE.md scenario with a scripted model\n")?;
+    writeln!(
+        out,
+        "toolgroup quickstart: the REFERENCE.md scenario with a scripted model\n"
+    )?;
     for (turn, (name, arguments)) in turns.into_iter().enumerate() {
-        writeln!(out, "turn {}: {}", turn + 1, exposed(&kit, &session).join(", "))?;
+        writeln!(
+            out,
+            "turn {}: {}",
+            turn + 1,
+            exposed(&kit, &session).join(", ")
+        )?;
         writeln!(out, "  model calls {name} {arguments}")?;
         let result = kit.call(&mut session, name, arguments).await;
         let status = if result.is_error { "error" } else { "ok" };
@@ -154,7 +162,9 @@ async fn run_script(input: impl BufRead, out: &mut impl Write) -> std::io::Resul
             }
         };
         let tools = exposed(&kit, &session);
-        let result = kit.call(&mut session, &call.name, call.arguments.as_arguments()).await;
+        let result = kit
+            .call(&mut session, &call.name, call.arguments.as_arguments())
+            .await;
         let active: Vec<&str> = session.active_names().collect();
         let record = json!({
             "tools": tools,
@@ -169,8 +179,7 @@ async fn run_script(input: impl BufRead, out: &mut impl Write) -> std::io::Resul
 }
 
 fn parse_script_line(line: &str) -> Result<ToolCall, String> {
-    let value: Value =
-        serde_json::from_str(line).map_err(|e| format!("not a JSON object: {e}"))?;
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("not a JSON object: {e}"))?;
     let Value::Object(mut map) = value else {
         return Err("expected a JSON object {\"name\": ..., \"arguments\": ...}".to_owned());
     };
@@ -184,7 +193,9 @@ fn parse_script_line(line: &str) -> Result<ToolCall, String> {
         Some(value) => ArgumentsBuf::Value(value),
     };
     if let Some(key) = map.keys().next() {
-        return Err(format!("unexpected key \"{key}\" (a line has \"name\" and \"arguments\")"));
+        return Err(format!(
+            "unexpected key \"{key}\" (a line has \"name\" and \"arguments\")"
+        ));
     }
     Ok(ToolCall::new(name, arguments))
 }

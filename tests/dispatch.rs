@@ -57,7 +57,11 @@ struct Lab {
 }
 
 fn lab() -> Toolkit<Lab> {
-    Toolkit::new(Lab { notes: Notes, web_search: WebSearch, risky: Risky })
+    Toolkit::new(Lab {
+        notes: Notes,
+        web_search: WebSearch,
+        risky: Risky,
+    })
 }
 
 fn active_lab() -> (Toolkit<Lab>, Session<Lab>) {
@@ -80,9 +84,18 @@ async fn unknown_tool_lists_exposed_tools_with_a_suggestion() {
         "unknown tool `web_serch`. Did you mean `web_search`? The available tools are `reset_tools`, `note_write`, `web_search`."
     );
     let r = kit.call(&mut s, "page_fetc", "{}").await;
-    assert!(r.text_joined().contains("Did you mean `page_fetch`? It is in the group `scraping`, which is not active"), "{}", r.text_joined());
+    assert!(
+        r.text_joined().contains(
+            "Did you mean `page_fetch`? It is in the group `scraping`, which is not active"
+        ),
+        "{}",
+        r.text_joined()
+    );
     let r = kit.call(&mut s, "frobnicate", "{}").await;
-    assert_eq!(r.text_joined(), "unknown tool `frobnicate`. The available tools are `reset_tools`, `note_write`, `web_search`.");
+    assert_eq!(
+        r.text_joined(),
+        "unknown tool `frobnicate`. The available tools are `reset_tools`, `note_write`, `web_search`."
+    );
     assert_eq!(s, before);
 }
 
@@ -105,19 +118,39 @@ async fn argument_errors() {
     let kit = toolkit();
     let mut s = kit.session();
     let cases = [
-        ("{\"text\": ", "`note_write` was not run: the arguments are not valid JSON (EOF while parsing a value at line 1 column 9); send one JSON object matching the tool's parameters"),
-        ("{\"text\": 5}", "`note_write` was not run: invalid argument `text`: expected a string, got an integer"),
-        ("{}", "`note_write` was not run: invalid arguments: missing field `text`"),
-        ("{\"text\": \"a\", \"txet\": \"b\"}", "`note_write` was not run: invalid argument `txet`: unknown field `txet`, expected `text`"),
-        ("[\"a\"]", "`note_write` was not run: the arguments must be a JSON object matching the tool's parameters, got an array"),
+        (
+            "{\"text\": ",
+            "`note_write` was not run: the arguments are not valid JSON (EOF while parsing a value at line 1 column 9); send one JSON object matching the tool's parameters",
+        ),
+        (
+            "{\"text\": 5}",
+            "`note_write` was not run: invalid argument `text`: expected a string, got an integer",
+        ),
+        (
+            "{}",
+            "`note_write` was not run: invalid arguments: missing field `text`",
+        ),
+        (
+            "{\"text\": \"a\", \"txet\": \"b\"}",
+            "`note_write` was not run: invalid argument `txet`: unknown field `txet`, expected `text`",
+        ),
+        (
+            "[\"a\"]",
+            "`note_write` was not run: the arguments must be a JSON object matching the tool's parameters, got an array",
+        ),
     ];
     for (input, expected) in cases {
         let r = kit.call(&mut s, "note_write", input).await;
         assert!(r.is_error, "{input}");
         assert_eq!(r.text_joined(), expected, "{input}");
     }
-    let r = kit.call(&mut s, "note_write", &json!({"text": ["secret-value"]})).await;
-    assert_eq!(r.text_joined(), "`note_write` was not run: invalid argument `text`: expected a string, got an array");
+    let r = kit
+        .call(&mut s, "note_write", &json!({"text": ["secret-value"]}))
+        .await;
+    assert_eq!(
+        r.text_joined(),
+        "`note_write` was not run: invalid argument `text`: expected a string, got an array"
+    );
     let r = kit.call(&mut s, "note_write", &json!({"text": "ok"})).await;
     assert_eq!((r.is_error, r.text_joined().as_str()), (false, "noted: ok"));
 }
@@ -127,7 +160,9 @@ async fn the_tools_own_error_is_its_display() {
     let kit = toolkit();
     let mut s = kit.session();
     s.activate(AgentGroup::Scraping);
-    let r = kit.call(&mut s, "page_fetch", r#"{"url": "ftp://x"}"#).await;
+    let r = kit
+        .call(&mut s, "page_fetch", r#"{"url": "ftp://x"}"#)
+        .await;
     assert!(r.is_error);
     assert_eq!(r.text_joined(), "cannot fetch a non-https URL");
 }
@@ -137,7 +172,10 @@ async fn a_panic_is_caught_and_the_toolkit_keeps_working() {
     let (kit, mut s) = active_lab();
     let r = kit.call(&mut s, "explode", r#"{"reason": "test"}"#).await;
     assert!(r.is_error);
-    assert_eq!(r.text_joined(), "`explode` failed: the tool panicked (boom: test); the session is unchanged");
+    assert_eq!(
+        r.text_joined(),
+        "`explode` failed: the tool panicked (boom: test); the session is unchanged"
+    );
     assert!(s.is_active(LabGroup::Risky));
     let r = kit.call(&mut s, "echo", r#"{"value": 3}"#).await;
     assert_eq!(r.text_joined(), "-:3");
@@ -148,13 +186,19 @@ async fn a_timeout_cancels_the_call() {
     let (kit, mut s) = active_lab();
     let r = kit.call(&mut s, "nap", r#"{"ms": 5000}"#).await;
     assert!(r.is_error);
-    assert_eq!(r.text_joined(), "`nap` timed out after 50ms and was cancelled");
+    assert_eq!(
+        r.text_joined(),
+        "`nap` timed out after 50ms and was cancelled"
+    );
     let r = kit.call(&mut s, "nap", r#"{"ms": 1}"#).await;
     assert_eq!((r.is_error, r.text_joined().as_str()), (false, "rested"));
 
     let kit = lab().with_default_timeout(Duration::from_millis(20));
     let r = kit.call(&mut s, "long_nap", r#"{"ms": 5000}"#).await;
-    assert_eq!(r.text_joined(), "`long_nap` timed out after 20ms and was cancelled");
+    assert_eq!(
+        r.text_joined(),
+        "`long_nap` timed out after 20ms and was cancelled"
+    );
 }
 
 #[tokio::test]
@@ -167,14 +211,30 @@ async fn the_policy_runs_before_every_call_including_reset_tools() {
         _ => Decision::Allow,
     });
     let mut s = kit.session();
-    let r = kit.call(&mut s, "reset_tools", r#"{"risky": true, "web_search": false}"#).await;
+    let r = kit
+        .call(
+            &mut s,
+            "reset_tools",
+            r#"{"risky": true, "web_search": false}"#,
+        )
+        .await;
     assert!(r.is_error);
-    assert_eq!(r.text_joined(), "`reset_tools` was not run: denied by policy: risky tools need approval");
+    assert_eq!(
+        r.text_joined(),
+        "`reset_tools` was not run: denied by policy: risky tools need approval"
+    );
     assert_eq!(s.active().count(), 0);
     s.activate(LabGroup::Risky);
-    let r = kit.call_with_id(&mut s, "echo", Some("blocked"), r#"{"value": 1}"#).await;
-    assert_eq!(r.text_joined(), "`echo` was not run: denied by policy: call blocked");
-    let r = kit.call_with_id(&mut s, "echo", Some("fine"), r#"{"value": 1}"#).await;
+    let r = kit
+        .call_with_id(&mut s, "echo", Some("blocked"), r#"{"value": 1}"#)
+        .await;
+    assert_eq!(
+        r.text_joined(),
+        "`echo` was not run: denied by policy: call blocked"
+    );
+    let r = kit
+        .call_with_id(&mut s, "echo", Some("fine"), r#"{"value": 1}"#)
+        .await;
     assert_eq!(r.text_joined(), "fine:1");
 }
 
@@ -204,7 +264,9 @@ async fn batch_calls_run_concurrently_in_call_order() {
     let (kit, mut s) = active_lab();
     // Three naps of 30 ms each under a 50 ms timeout: sequentially the results would still
     // be fine, so check order and that each ran, not timing (machines are noisy).
-    let calls: Vec<ToolCall> = (0..3).map(|i| ToolCall::new("echo", json!({"value": i})).with_id(format!("c{i}"))).collect();
+    let calls: Vec<ToolCall> = (0..3)
+        .map(|i| ToolCall::new("echo", json!({"value": i})).with_id(format!("c{i}")))
+        .collect();
     let results = kit.call_batch(&mut s, &calls).await;
     let texts: Vec<String> = results.iter().map(|r| r.text_joined()).collect();
     assert_eq!(texts, ["c0:0", "c1:1", "c2:2"]);
@@ -219,14 +281,24 @@ async fn a_thousand_sessions_share_one_toolkit() {
         handles.push(tokio::spawn(async move {
             let mut s = kit.session();
             let group = ["web_search", "scraping", "database"][i as usize % 3];
-            let r = kit.call(&mut s, "reset_tools", &json!({ group: true })).await;
+            let r = kit
+                .call(&mut s, "reset_tools", &json!({ group: true }))
+                .await;
             assert!(!r.is_error);
             tokio::task::yield_now().await;
             assert_eq!(s.active_names().collect::<Vec<_>>(), [group]);
-            let r = kit.call(&mut s, "note_write", &json!({"text": format!("session {i}")})).await;
+            let r = kit
+                .call(
+                    &mut s,
+                    "note_write",
+                    &json!({"text": format!("session {i}")}),
+                )
+                .await;
             assert_eq!(r.text_joined(), format!("noted: session {i}"));
             if group == "database" {
-                let r = kit.call(&mut s, "db_insert", &json!({"row": format!("row {i}")})).await;
+                let r = kit
+                    .call(&mut s, "db_insert", &json!({"row": format!("row {i}")}))
+                    .await;
                 assert!(!r.is_error);
             }
             let exposed: Vec<_> = kit.definitions(&s).map(|d| d.name).collect();

@@ -20,10 +20,20 @@ fn group_metadata_as_constants() {
 
 #[test]
 fn group_enum() {
-    assert_eq!(AgentGroup::ALL, [AgentGroup::WebSearch, AgentGroup::Scraping, AgentGroup::Database]);
+    assert_eq!(
+        AgentGroup::ALL,
+        [
+            AgentGroup::WebSearch,
+            AgentGroup::Scraping,
+            AgentGroup::Database
+        ]
+    );
     assert_eq!(AgentGroup::Scraping.name(), "scraping");
     assert_eq!(AgentGroup::Scraping.description(), "Fetching pages.");
-    assert_eq!(AgentGroup::Scraping.instructions(), Some("Only fetch pages found by a search."));
+    assert_eq!(
+        AgentGroup::Scraping.instructions(),
+        Some("Only fetch pages found by a search.")
+    );
     assert_eq!(AgentGroup::Database.tools().len(), 2);
     assert_eq!("database".parse::<AgentGroup>(), Ok(AgentGroup::Database));
     assert_eq!(AgentGroup::WebSearch.to_string(), "web_search");
@@ -54,7 +64,12 @@ fn reset_tools_schema_is_exact() {
         })
     );
     // Declaration order, not alphabetical.
-    let keys: Vec<_> = reset.input_schema["properties"].as_object().unwrap().keys().cloned().collect();
+    let keys: Vec<_> = reset.input_schema["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
     assert_eq!(keys, ["web_search", "scraping", "database"]);
 }
 
@@ -65,24 +80,74 @@ fn definitions_order() {
     assert_eq!(names(&kit, &s), ["reset_tools", "note_write"]);
     s.activate(AgentGroup::Database);
     s.activate(AgentGroup::WebSearch);
-    assert_eq!(names(&kit, &s), ["reset_tools", "note_write", "web_search", "db_insert", "db_count"]);
+    assert_eq!(
+        names(&kit, &s),
+        [
+            "reset_tools",
+            "note_write",
+            "web_search",
+            "db_insert",
+            "db_count"
+        ]
+    );
     let all: Vec<_> = kit.all_definitions().map(|d| d.name).collect();
-    assert_eq!(all, ["reset_tools", "note_write", "web_search", "page_fetch", "db_insert", "db_count"]);
-    let indexed: Vec<_> = kit.definitions_indexed(&s).map(|(i, d)| (i, d.name)).collect();
-    assert_eq!(indexed, [(0, "reset_tools"), (1, "note_write"), (2, "web_search"), (4, "db_insert"), (5, "db_count")]);
+    assert_eq!(
+        all,
+        [
+            "reset_tools",
+            "note_write",
+            "web_search",
+            "page_fetch",
+            "db_insert",
+            "db_count"
+        ]
+    );
+    let indexed: Vec<_> = kit
+        .definitions_indexed(&s)
+        .map(|(i, d)| (i, d.name))
+        .collect();
+    assert_eq!(
+        indexed,
+        [
+            (0, "reset_tools"),
+            (1, "note_write"),
+            (2, "web_search"),
+            (4, "db_insert"),
+            (5, "db_count")
+        ]
+    );
 }
 
 #[test]
 fn typed_session_api() {
     let mut s = Session::<Agent>::new();
     assert_eq!(s.active().count(), 0);
-    s.reset(AgentReset { web_search: true, scraping: false, database: true });
+    s.reset(AgentReset {
+        web_search: true,
+        scraping: false,
+        database: true,
+    });
     assert!(s.is_active(AgentGroup::WebSearch));
     assert!(!s.is_active(AgentGroup::Scraping));
-    assert_eq!(s.snapshot(), AgentReset { web_search: true, scraping: false, database: true });
+    assert_eq!(
+        s.snapshot(),
+        AgentReset {
+            web_search: true,
+            scraping: false,
+            database: true
+        }
+    );
     s.deactivate(AgentGroup::WebSearch);
     assert_eq!(s.active_names().collect::<Vec<_>>(), ["database"]);
-    assert_eq!(Session::<Agent>::with_active(AgentReset { scraping: true, ..Default::default() }).active_names().collect::<Vec<_>>(), ["scraping"]);
+    assert_eq!(
+        Session::<Agent>::with_active(AgentReset {
+            scraping: true,
+            ..Default::default()
+        })
+        .active_names()
+        .collect::<Vec<_>>(),
+        ["scraping"]
+    );
     assert!(std::mem::size_of::<Session<Agent>>() <= 8);
 }
 
@@ -96,8 +161,13 @@ fn session_serialises_to_group_names() {
     let back: Session<Agent> = serde_json::from_value(saved).unwrap();
     assert_eq!(back, s);
 
-    let err = serde_json::from_value::<Session<Agent>>(json!(["web_search", "scrapping"])).unwrap_err();
-    assert!(err.to_string().contains("unknown group `scrapping` (did you mean `scraping`?)"), "{err}");
+    let err =
+        serde_json::from_value::<Session<Agent>>(json!(["web_search", "scrapping"])).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("unknown group `scrapping` (did you mean `scraping`?)"),
+        "{err}"
+    );
 
     let err = Session::<Agent>::restore(["web", "scraping"]).unwrap_err();
     assert_eq!(err.unknown, ["web"]);
@@ -116,17 +186,32 @@ async fn reference_scenario_misspelled_group_is_refused() {
     let mut s = kit.session();
     let r = reset(&kit, &mut s, r#"{"web_search": true, "scraping": true}"#).await;
     assert!(!r.is_error);
-    assert_eq!(names(&kit, &s), ["reset_tools", "note_write", "web_search", "page_fetch"]);
+    assert_eq!(
+        names(&kit, &s),
+        ["reset_tools", "note_write", "web_search", "page_fetch"]
+    );
 
     let before = s;
     let r = reset(&kit, &mut s, r#"{"web_serch": true}"#).await;
     assert!(r.is_error);
     assert_eq!(s, before);
     let text = r.text_joined();
-    assert!(text.starts_with("reset_tools refused; nothing changed."), "{text}");
-    assert!(text.contains("unknown group `web_serch`: did you mean `web_search`?"), "{text}");
-    assert!(text.contains("The groups are `web_search`, `scraping`, `database`."), "{text}");
-    assert_eq!(names(&kit, &s), ["reset_tools", "note_write", "web_search", "page_fetch"]);
+    assert!(
+        text.starts_with("reset_tools refused; nothing changed."),
+        "{text}"
+    );
+    assert!(
+        text.contains("unknown group `web_serch`: did you mean `web_search`?"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The groups are `web_search`, `scraping`, `database`."),
+        "{text}"
+    );
+    assert_eq!(
+        names(&kit, &s),
+        ["reset_tools", "note_write", "web_search", "page_fetch"]
+    );
     let r = kit.call(&mut s, "web_search", r#"{"query": "rust"}"#).await;
     assert!(!r.is_error);
 }
@@ -155,7 +240,10 @@ async fn every_problem_is_reported_at_once_and_nothing_changes() {
     let structured = r.structured_content.unwrap();
     assert_eq!(structured["refused"], json!(true));
     assert_eq!(structured["problems"].as_array().unwrap().len(), 5);
-    assert_eq!(structured["problems"][1], json!({"problem": "not_boolean", "group": "scraping", "found": "a string"}));
+    assert_eq!(
+        structured["problems"][1],
+        json!({"problem": "not_boolean", "group": "scraping", "found": "a string"})
+    );
 }
 
 #[tokio::test]
@@ -165,17 +253,27 @@ async fn non_object_and_malformed_arguments_are_refused() {
     s.activate(AgentGroup::Scraping);
     let before = s;
     for (input, needle) in [
-        ("[true]", "must be a JSON object of group names to true/false, got an array"),
+        (
+            "[true]",
+            "must be a JSON object of group names to true/false, got an array",
+        ),
         ("true", "got a boolean"),
         ("\"web_search\"", "got a string"),
         ("", "got nothing"),
         ("{\"web_search\": tru", "not valid JSON"),
         ("{\"web_search\": true} trailing", "not valid JSON"),
-        ("{\"scraping\": true, \"scraping\": false}", "`scraping` is given more than once"),
+        (
+            "{\"scraping\": true, \"scraping\": false}",
+            "`scraping` is given more than once",
+        ),
     ] {
         let r = reset(&kit, &mut s, input).await;
         assert!(r.is_error, "{input}");
-        assert!(r.text_joined().contains(needle), "{input}: {}", r.text_joined());
+        assert!(
+            r.text_joined().contains(needle),
+            "{input}: {}",
+            r.text_joined()
+        );
         assert_eq!(s, before, "{input}");
     }
     let r = kit.call(&mut s, "reset_tools", &json!([1, 2])).await;
@@ -189,7 +287,10 @@ async fn omitted_groups_become_inactive_and_the_diff_shows_it() {
     reset(&kit, &mut s, r#"{"web_search": true, "scraping": true}"#).await;
     let r = reset(&kit, &mut s, r#"{"web_search": true, "database": true}"#).await;
     assert!(!r.is_error);
-    assert_eq!(s.active_names().collect::<Vec<_>>(), ["web_search", "database"]);
+    assert_eq!(
+        s.active_names().collect::<Vec<_>>(),
+        ["web_search", "database"]
+    );
     assert_eq!(
         r.text_joined(),
         "Active groups: web_search, database\nActivated: database\nDeactivated: scraping\nKept: web_search"
@@ -211,7 +312,12 @@ async fn omitted_groups_become_inactive_and_the_diff_shows_it() {
 async fn activation_returns_new_instructions_in_declaration_order() {
     let kit = toolkit();
     let mut s = kit.session();
-    let r = reset(&kit, &mut s, r#"{"scraping": true, "web_search": true, "database": false}"#).await;
+    let r = reset(
+        &kit,
+        &mut s,
+        r#"{"scraping": true, "web_search": true, "database": false}"#,
+    )
+    .await;
     assert_eq!(
         r.text_joined(),
         "Active groups: web_search, scraping\nActivated: web_search, scraping\nDeactivated: none\nKept: none\n\
@@ -234,12 +340,23 @@ async fn a_call_that_changes_nothing_rereads_all_instructions() {
     let mut s = kit.session();
     reset(&kit, &mut s, r#"{"web_search": true, "scraping": true}"#).await;
     let before = s;
-    let r = reset(&kit, &mut s, r#"{"web_search": true, "scraping": true, "database": false}"#).await;
+    let r = reset(
+        &kit,
+        &mut s,
+        r#"{"web_search": true, "scraping": true, "database": false}"#,
+    )
+    .await;
     assert!(!r.is_error);
     assert_eq!(s, before);
     let text = r.text_joined();
-    assert!(text.starts_with("No change.\nActive groups: web_search, scraping"), "{text}");
-    assert!(text.contains("<group name=\"web_search\">\nCite your sources.\n</group>"), "{text}");
+    assert!(
+        text.starts_with("No change.\nActive groups: web_search, scraping"),
+        "{text}"
+    );
+    assert!(
+        text.contains("<group name=\"web_search\">\nCite your sources.\n</group>"),
+        "{text}"
+    );
     assert!(text.contains("<group name=\"scraping\">"), "{text}");
     // Deactivating everything is a valid final state.
     let r = reset(&kit, &mut s, "{}").await;
@@ -267,12 +384,21 @@ async fn the_application_can_hide_reset_tools() {
     assert_eq!(names(&kit, &s), ["note_write"]);
     let r = reset(&kit, &mut s, r#"{"database": true}"#).await;
     assert!(r.is_error);
-    assert!(r.text_joined().starts_with("unknown tool `reset_tools`."), "{}", r.text_joined());
+    assert!(
+        r.text_joined().starts_with("unknown tool `reset_tools`."),
+        "{}",
+        r.text_joined()
+    );
     assert_eq!(s.active().count(), 0);
     s.activate(AgentGroup::Database);
     assert_eq!(names(&kit, &s), ["note_write", "db_insert", "db_count"]);
-    let r = kit.call(&mut s, "page_fetch", r#"{"url": "https://x"}"#).await;
-    assert!(r.text_joined().contains("which is not active in this session"));
+    let r = kit
+        .call(&mut s, "page_fetch", r#"{"url": "https://x"}"#)
+        .await;
+    assert!(
+        r.text_joined()
+            .contains("which is not active in this session")
+    );
 }
 
 #[tokio::test]
@@ -296,7 +422,12 @@ fn a_toolkit_without_switchable_groups_has_no_meta_tool() {
     }
     let kit = Toolkit::new(Plain { notes: Notes });
     assert!(kit.reset_definition().is_none());
-    assert_eq!(kit.definitions(&kit.session()).map(|d| d.name).collect::<Vec<_>>(), ["note_write"]);
+    assert_eq!(
+        kit.definitions(&kit.session())
+            .map(|d| d.name)
+            .collect::<Vec<_>>(),
+        ["note_write"]
+    );
     assert_eq!(PlainGroup::ALL, &[] as &[PlainGroup]);
 }
 
@@ -315,7 +446,15 @@ mod property {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
                 prop::collection::vec(
-                    (prop_oneof![Just("web_search".to_owned()), Just("scraping".to_owned()), Just("database".to_owned()), "[a-z_]{0,10}"], inner),
+                    (
+                        prop_oneof![
+                            Just("web_search".to_owned()),
+                            Just("scraping".to_owned()),
+                            Just("database".to_owned()),
+                            "[a-z_]{0,10}"
+                        ],
+                        inner
+                    ),
                     0..5
                 )
                 .prop_map(|kv| Value::Object(kv.into_iter().collect())),

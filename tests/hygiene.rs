@@ -34,7 +34,11 @@ mod shadowed {
     /// A stateful group.
     pub struct Counter(pub std::sync::atomic::AtomicU32);
 
-    #[tool_group(name = "counter", description = "Counting.", instructions = "Count carefully.")]
+    #[tool_group(
+        name = "counter",
+        description = "Counting.",
+        instructions = "Count carefully."
+    )]
     impl Counter {
         /// Add to the counter.
         #[tool]
@@ -63,11 +67,18 @@ async fn generated_code_survives_shadowed_prelude_names() {
         counter: Counter(std::sync::atomic::AtomicU32::new(0)),
     });
     let mut s = kit.session();
-    let r = kit.call(&mut s, "shout", r#"{"text": "hi", "times": 2}"#).await;
+    let r = kit
+        .call(&mut s, "shout", r#"{"text": "hi", "times": 2}"#)
+        .await;
     assert_eq!(r.text_joined(), "HIHI");
-    let r = kit.call(&mut s, "reset_tools", r#"{"counter": true}"#).await;
+    let r = kit
+        .call(&mut s, "reset_tools", r#"{"counter": true}"#)
+        .await;
     assert!(!r.is_error);
     let r = kit.call(&mut s, "bump", r#"{"by": 3}"#).await;
-    assert_eq!(r.structured_content, std::option::Option::Some(serde_json::json!([3])));
+    assert_eq!(
+        r.structured_content,
+        std::option::Option::Some(serde_json::json!([3]))
+    );
     assert_eq!(s.snapshot(), KitReset { counter: true });
 }

@@ -18,7 +18,9 @@ async fn web_search(
     if query.is_empty() {
         return Err("the query is empty".to_owned());
     }
-    Ok((1..=limit.unwrap_or(5)).map(|i| format!("{query} #{i}")).collect())
+    Ok((1..=limit.unwrap_or(5))
+        .map(|i| format!("{query} #{i}"))
+        .collect())
 }
 
 #[tool(
@@ -46,7 +48,11 @@ fn forget() {}
 /// Report the tool's own name and call id.
 #[tool]
 fn whoami(ctx: ToolContext<'_>, greeting: String) -> String {
-    format!("{greeting} from {} ({})", ctx.tool, ctx.call_id.unwrap_or("no id"))
+    format!(
+        "{greeting} from {} ({})",
+        ctx.tool,
+        ctx.call_id.unwrap_or("no id")
+    )
 }
 
 /// Search arguments.
@@ -63,7 +69,11 @@ struct Query {
 /// Count the terms of a query.
 #[tool]
 fn count_terms(#[args] q: Query) -> usize {
-    if q.all { q.terms.len() } else { q.terms.len().min(1) }
+    if q.all {
+        q.terms.len()
+    } else {
+        q.terms.len().min(1)
+    }
 }
 
 #[test]
@@ -77,7 +87,10 @@ fn the_function_stays_callable() {
 fn metadata() {
     let info = <web_search as Tool>::INFO;
     assert_eq!(info.name, "web_search");
-    assert_eq!(info.description, "Search the web and return the top results.");
+    assert_eq!(
+        info.description,
+        "Search the web and return the top results."
+    );
     assert_eq!(info.annotations, ToolAnnotations::NONE);
     assert_eq!(info.timeout, None);
 
@@ -218,23 +231,44 @@ async fn json_calls() {
 #[tokio::test]
 async fn argument_errors_name_the_path_not_the_value() {
     let cases = [
-        (r#"{"query": 12345}"#, "invalid argument `query`: expected a string, got an integer"),
+        (
+            r#"{"query": 12345}"#,
+            "invalid argument `query`: expected a string, got an integer",
+        ),
         (
             r#"{"query": "x", "limit": 300}"#,
             "invalid argument `limit`: expected an integer from 0 to 255, got an integer outside that range or set",
         ),
-        (r#"{"limit": 1}"#, "invalid arguments: missing field `query`"),
-        (r#"{"query": "x", "secret": "hunter2"}"#, "unknown field `secret`"),
-        (r#"["x"]"#, "the arguments must be a JSON object matching the tool's parameters, got an array"),
-        (r#"{"query": "x""#, "the arguments are not valid JSON (EOF while parsing an object at line 1 column 13)"),
+        (
+            r#"{"limit": 1}"#,
+            "invalid arguments: missing field `query`",
+        ),
+        (
+            r#"{"query": "x", "secret": "hunter2"}"#,
+            "unknown field `secret`",
+        ),
+        (
+            r#"["x"]"#,
+            "the arguments must be a JSON object matching the tool's parameters, got an array",
+        ),
+        (
+            r#"{"query": "x""#,
+            "the arguments are not valid JSON (EOF while parsing an object at line 1 column 13)",
+        ),
     ];
     for (input, expected) in cases {
         let r = erased::<web_search>(input.into()).await;
         assert!(r.is_error, "{input}");
         let text = r.text_joined();
         assert!(text.contains(expected), "{input}: {text}");
-        assert!(!text.contains("12345") && !text.contains("300") && !text.contains("hunter2"), "{text}");
+        assert!(
+            !text.contains("12345") && !text.contains("300") && !text.contains("hunter2"),
+            "{text}"
+        );
     }
     let r = erased::<count_terms>(r#"{"terms": [1]}"#.into()).await;
-    assert_eq!(r.text_joined(), "invalid argument `terms[0]`: expected a string, got an integer");
+    assert_eq!(
+        r.text_joined(),
+        "invalid argument `terms[0]`: expected a string, got an integer"
+    );
 }

@@ -30,7 +30,11 @@ pub async fn page_fetch(
     /// The URL.
     url: String,
 ) -> Result<String, String> {
-    if url.starts_with("https://") { Ok(format!("page {url}")) } else { Err(format!("cannot fetch a non-https URL")) }
+    if url.starts_with("https://") {
+        Ok(format!("page {url}"))
+    } else {
+        Err("cannot fetch a non-https URL".to_string())
+    }
 }
 
 /// Notes, always on.

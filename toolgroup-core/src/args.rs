@@ -212,7 +212,11 @@ fn strip_position(msg: &str) -> String {
 fn describe_data_error(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("invalid type: ") {
         let (unexp, exp) = split_expected(rest);
-        return format!("expected {}, got {}", friendly_expected(exp), unexpected_kind(unexp));
+        return format!(
+            "expected {}, got {}",
+            friendly_expected(exp),
+            unexpected_kind(unexp)
+        );
     }
     if let Some(rest) = msg.strip_prefix("invalid value: ") {
         let (unexp, exp) = split_expected(rest);

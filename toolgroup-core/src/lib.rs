@@ -3,7 +3,7 @@
 //!
 //! Users depend on the `toolgroup` crate, which re-exports this one together with the macros.
 
-#![warn(unreachable_pub)]
+#![warn(missing_docs, unreachable_pub)]
 mod args;
 mod check;
 mod futures;
@@ -27,7 +27,9 @@ pub use reset::{RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
 pub use result::{CallResult, Content};
 pub use session::{RestoreError, Session};
 pub use suggest::did_you_mean;
-pub use tool::{BoxFuture, ErasedCall, Tool, ToolAnnotations, ToolContext, ToolEntry, ToolInfo, ToolSchemas};
+pub use tool::{
+    BoxFuture, ErasedCall, Tool, ToolAnnotations, ToolContext, ToolEntry, ToolInfo, ToolSchemas,
+};
 pub use toolkit::{ToolCall, ToolDefinition, Toolkit};
 
 /// Items used by generated code. Not public API: may change in any release.

@@ -82,20 +82,32 @@ pub struct UnknownGroup {
 impl UnknownGroup {
     /// Parse `s` as a group of `G`.
     pub fn parse<G: GroupId>(s: &str) -> Result<G, UnknownGroup> {
-        G::ALL.iter().copied().find(|g| g.name() == s).ok_or_else(|| UnknownGroup {
-            name: s.to_owned(),
-            known: G::ALL.iter().map(|g| g.name()).collect(),
-        })
+        G::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| UnknownGroup {
+                name: s.to_owned(),
+                known: G::ALL.iter().map(|g| g.name()).collect(),
+            })
     }
 }
 
 impl std::fmt::Display for UnknownGroup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown group `{}`", crate::args::truncate(&self.name, 64))?;
+        write!(
+            f,
+            "unknown group `{}`",
+            crate::args::truncate(&self.name, 64)
+        )?;
         if let Some(s) = crate::suggest::did_you_mean(&self.name, self.known.iter().copied()) {
             write!(f, " (did you mean `{s}`?)")?;
         }
-        write!(f, "; the groups are {}", crate::suggest::list_names(self.known.iter().copied()))
+        write!(
+            f,
+            "; the groups are {}",
+            crate::suggest::list_names(self.known.iter().copied())
+        )
     }
 }
 

@@ -208,7 +208,11 @@ impl<'de> Visitor<'de> for ValueSeed {
 }
 
 /// The answer to a refused call: every problem, the real names, and the unchanged state.
-pub(crate) fn refusal(problems: &[Problem], names: &[&'static str], active: &[&'static str]) -> CallResult {
+pub(crate) fn refusal(
+    problems: &[Problem],
+    names: &[&'static str],
+    active: &[&'static str],
+) -> CallResult {
     let mut text = String::from("reset_tools refused; nothing changed.\n");
     let mut items = Vec::with_capacity(problems.len());
     for p in problems {
@@ -219,12 +223,17 @@ pub(crate) fn refusal(problems: &[Problem], names: &[&'static str], active: &[&'
             }
             Problem::NotObject(found) => {
                 items.push(json!({"problem": "not_an_object", "found": found}));
-                writeln!(text, "- the arguments must be a JSON object of group names to true/false, got {found}")
+                writeln!(
+                    text,
+                    "- the arguments must be a JSON object of group names to true/false, got {found}"
+                )
             }
             Problem::Unknown(name) => {
                 let shown = truncate(name, 64);
                 let suggestion = did_you_mean(name, names.iter().copied());
-                items.push(json!({"problem": "unknown_group", "name": shown, "did_you_mean": suggestion}));
+                items.push(
+                    json!({"problem": "unknown_group", "name": shown, "did_you_mean": suggestion}),
+                );
                 match suggestion {
                     Some(s) => writeln!(text, "- unknown group `{shown}`: did you mean `{s}`?"),
                     None => writeln!(text, "- unknown group `{shown}`"),
@@ -277,7 +286,11 @@ fn example(names: &[&str]) -> String {
 }
 
 fn plain_list(names: &[&str]) -> String {
-    if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// The answer to an accepted call.

@@ -2,7 +2,10 @@
 
 /// The candidate closest to `input` (optimal string alignment distance, so a transposition
 /// counts once), if it is close enough to be a plausible typo.
-pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     // Names are at most 64 characters; anything much longer is no typo (and would be slow).
     if input.len() > 128 {
         return None;
@@ -11,7 +14,12 @@ pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a st
     let limit = (input.chars().count() / 3).clamp(1, 3);
     candidates
         .into_iter()
-        .map(|c| (strsim::osa_distance(&input_lower, &c.to_ascii_lowercase()), c))
+        .map(|c| {
+            (
+                strsim::osa_distance(&input_lower, &c.to_ascii_lowercase()),
+                c,
+            )
+        })
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)

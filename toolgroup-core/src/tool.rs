@@ -160,7 +160,9 @@ impl<S> Copy for ToolEntry<S> {}
 
 impl<S> std::fmt::Debug for ToolEntry<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolEntry").field("info", self.info).finish_non_exhaustive()
+        f.debug_struct("ToolEntry")
+            .field("info", self.info)
+            .finish_non_exhaustive()
     }
 }
 

@@ -294,21 +294,36 @@ impl<R: Registry> Toolkit<R> {
     /// Run one assistant turn's calls. Calls run concurrently, except that a `reset_tools`
     /// call is a barrier: calls before it see the old active set, calls after it the new one.
     /// Results come back in call order.
-    pub async fn call_batch(&self, session: &mut Session<R>, calls: &[ToolCall]) -> Vec<CallResult> {
+    pub async fn call_batch(
+        &self,
+        session: &mut Session<R>,
+        calls: &[ToolCall],
+    ) -> Vec<CallResult> {
         let mut results = Vec::with_capacity(calls.len());
         let mut start = 0;
         for (i, call) in calls.iter().enumerate() {
             if self.is_reset(&call.name) {
-                self.run_concurrently(session, &calls[start..i], &mut results).await;
-                results.push(self.reset_call(session, call.id.as_deref(), call.arguments.as_arguments()));
+                self.run_concurrently(session, &calls[start..i], &mut results)
+                    .await;
+                results.push(self.reset_call(
+                    session,
+                    call.id.as_deref(),
+                    call.arguments.as_arguments(),
+                ));
                 start = i + 1;
             }
         }
-        self.run_concurrently(session, &calls[start..], &mut results).await;
+        self.run_concurrently(session, &calls[start..], &mut results)
+            .await;
         results
     }
 
-    async fn run_concurrently(&self, session: &Session<R>, calls: &[ToolCall], out: &mut Vec<CallResult>) {
+    async fn run_concurrently(
+        &self,
+        session: &Session<R>,
+        calls: &[ToolCall],
+        out: &mut Vec<CallResult>,
+    ) {
         match calls {
             [] => {}
             [call] => out.push(self.call_one(session, call).await),
@@ -323,8 +338,13 @@ impl<R: Registry> Toolkit<R> {
     }
 
     async fn call_one(&self, session: &Session<R>, call: &ToolCall) -> CallResult {
-        self.call_tool(session, &call.name, call.id.as_deref(), call.arguments.as_arguments())
-            .await
+        self.call_tool(
+            session,
+            &call.name,
+            call.id.as_deref(),
+            call.arguments.as_arguments(),
+        )
+        .await
     }
 
     async fn call_tool(
@@ -342,7 +362,10 @@ impl<R: Registry> Toolkit<R> {
             duration_us = Empty
         );
         if span.is_disabled() {
-            return self.call_tool_inner(session, name, call_id, arguments).await.1;
+            return self
+                .call_tool_inner(session, name, call_id, arguments)
+                .await
+                .1;
         }
         let started = Instant::now();
         let (outcome, result) = self
@@ -368,11 +391,10 @@ impl<R: Registry> Toolkit<R> {
             return ("unknown_tool", self.unknown_tool(session, name));
         };
         let group = &R::GROUPS[slot.group as usize];
-        if let Some(switch) = slot.switch {
-            if !session.slot_active(switch as usize) {
+        if let Some(switch) = slot.switch
+            && !session.slot_active(switch as usize) {
                 return ("inactive_group", self.inactive(slot.info.name, group.name));
             }
-        }
         if let Some(denied) = self.deny(slot.info.name, Some(group.name), call_id, arguments) {
             return ("denied", denied);
         }
@@ -381,18 +403,19 @@ impl<R: Registry> Toolkit<R> {
             group: group.name,
             call_id,
         };
-        let future = match self
-            .registry
-            .dispatch(slot.group as usize, slot.tool as usize, ctx, arguments)
-        {
-            Ok(f) => f,
-            Err(e) => {
-                return (
-                    "invalid_arguments",
-                    CallResult::error(format!("`{}` was not run: {e}", slot.info.name)),
-                );
-            }
-        };
+        let future =
+            match self
+                .registry
+                .dispatch(slot.group as usize, slot.tool as usize, ctx, arguments)
+            {
+                Ok(f) => f,
+                Err(e) => {
+                    return (
+                        "invalid_arguments",
+                        CallResult::error(format!("`{}` was not run: {e}", slot.info.name)),
+                    );
+                }
+            };
         let future = CatchUnwind::new(future);
         let outcome = match slot.info.timeout.or(self.default_timeout) {
             None => future.await,
@@ -448,7 +471,11 @@ impl<R: Registry> Toolkit<R> {
         let shown = truncate(name, 64);
         let exposed = self.definitions(session).map(|d| d.name);
         let mut text = format!("unknown tool `{shown}`.");
-        let all = self.reset_definition().map(|d| d.name).into_iter().chain(self.tools.iter().map(|d| d.name));
+        let all = self
+            .reset_definition()
+            .map(|d| d.name)
+            .into_iter()
+            .chain(self.tools.iter().map(|d| d.name));
         if let Some(guess) = did_you_mean(name, all) {
             if self.is_available(session, guess) {
                 let _ = write!(text, " Did you mean `{guess}`?");
@@ -471,11 +498,18 @@ impl<R: Registry> Toolkit<R> {
                 "`{tool}` was not run: it belongs to the group `{group}`, which is not active. Call `reset_tools` with `{group}` set to true (and every group you want to keep active) first"
             )
         } else {
-            format!("`{tool}` was not run: it belongs to the group `{group}`, which is not active in this session")
+            format!(
+                "`{tool}` was not run: it belongs to the group `{group}`, which is not active in this session"
+            )
         })
     }
 
-    fn reset_call(&self, session: &mut Session<R>, call_id: Option<&str>, arguments: Arguments<'_>) -> CallResult {
+    fn reset_call(
+        &self,
+        session: &mut Session<R>,
+        call_id: Option<&str>,
+        arguments: Arguments<'_>,
+    ) -> CallResult {
         let span = tracing::info_span!("tool_call", tool = RESET_TOOLS, outcome = Empty);
         let _enter = span.enter();
         if let Some(denied) = self.deny(RESET_TOOLS, None, call_id, arguments) {

@@ -17,8 +17,17 @@ pub(crate) struct Spanned<T> {
     pub(crate) span: Span,
 }
 
-fn set<T>(slot: &mut Option<Spanned<T>>, meta: &ParseNestedMeta<'_>, value: T, errors: &mut Errors) {
-    let span = meta.path.segments.last().map_or_else(Span::call_site, |s| s.ident.span());
+fn set<T>(
+    slot: &mut Option<Spanned<T>>,
+    meta: &ParseNestedMeta<'_>,
+    value: T,
+    errors: &mut Errors,
+) {
+    let span = meta
+        .path
+        .segments
+        .last()
+        .map_or_else(Span::call_site, |s| s.ident.span());
     if slot.is_some() {
         let key = path_name(&meta.path);
         errors.at(span, format!("duplicate `{key}`: give each argument once"));
@@ -53,9 +62,16 @@ fn parse_keys(
 ) {
     let parser = syn::meta::parser(|meta| {
         let key = path_name(&meta.path);
-        let key = if key == "crate" { "crate".to_owned() } else { key };
+        let key = if key == "crate" {
+            "crate".to_owned()
+        } else {
+            key
+        };
         if !each(&key, &meta, errors)? {
-            errors.spanned(&meta.path, format!("unknown argument `{key}`; expected {known}"));
+            errors.spanned(
+                &meta.path,
+                format!("unknown argument `{key}`; expected {known}"),
+            );
             skip_value(&meta)?;
         }
         Ok(())

@@ -9,8 +9,8 @@ pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
         if !attr.path().is_ident("doc") {
             continue;
         }
-        if let Meta::NameValue(nv) = &attr.meta {
-            if let Expr::Lit(ExprLit {
+        if let Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) = &nv.value
             {
@@ -18,7 +18,6 @@ pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
                     lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
                 }
             }
-        }
     }
     lines
 }
@@ -40,7 +39,9 @@ pub(crate) fn parse(attrs: &[Attribute]) -> ToolDocs {
         let trimmed = line.trim();
         if let Some(heading) = trimmed.strip_prefix('#') {
             let heading = heading.trim_start_matches('#').trim();
-            if heading.eq_ignore_ascii_case("arguments") || heading.eq_ignore_ascii_case("parameters") {
+            if heading.eq_ignore_ascii_case("arguments")
+                || heading.eq_ignore_ascii_case("parameters")
+            {
                 in_args = true;
                 continue;
             }
@@ -50,16 +51,18 @@ pub(crate) fn parse(attrs: &[Attribute]) -> ToolDocs {
             }
         }
         if in_args {
-            if let Some(item) = trimmed.strip_prefix("* ").or_else(|| trimmed.strip_prefix("- ")) {
+            if let Some(item) = trimmed
+                .strip_prefix("* ")
+                .or_else(|| trimmed.strip_prefix("- "))
+            {
                 if let Some(pair) = parse_item(item) {
                     arguments.push(pair);
                 }
-            } else if !trimmed.is_empty() {
-                if let Some((_, text)) = arguments.last_mut() {
+            } else if !trimmed.is_empty()
+                && let Some((_, text)) = arguments.last_mut() {
                     text.push(' ');
                     text.push_str(trimmed);
                 }
-            }
         } else if !after_args {
             description.push(line.as_str());
         }

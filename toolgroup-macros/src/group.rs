@@ -30,7 +30,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Whether `attr` is `#[tool]` in any spelling (`tool`, `toolgroup::tool`, `::toolgroup::tool`).
 fn is_tool_attr(attr: &Attribute) -> bool {
-    attr.path().segments.last().is_some_and(|s| s.ident == "tool")
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "tool")
 }
 
 struct Meta {
@@ -39,7 +42,12 @@ struct Meta {
     instructions: Option<String>,
 }
 
-fn group_meta(args: &GroupArgs, item_attrs: &[Attribute], blame: &dyn ToTokens, errors: &mut Errors) -> Meta {
+fn group_meta(
+    args: &GroupArgs,
+    item_attrs: &[Attribute],
+    blame: &dyn ToTokens,
+    errors: &mut Errors,
+) -> Meta {
     let name = match &args.name {
         Some(n) => {
             let name = n.value.value();
@@ -49,7 +57,10 @@ fn group_meta(args: &GroupArgs, item_attrs: &[Attribute], blame: &dyn ToTokens, 
             name
         }
         None => {
-            errors.spanned(blame, "`#[tool_group]` needs `name = \"...\"`: the name the model switches the group by");
+            errors.spanned(
+                blame,
+                "`#[tool_group]` needs `name = \"...\"`: the name the model switches the group by",
+            );
             String::new()
         }
     };
@@ -58,13 +69,19 @@ fn group_meta(args: &GroupArgs, item_attrs: &[Attribute], blame: &dyn ToTokens, 
         None => docs::parse(item_attrs).description,
     };
     if description.is_empty() {
-        let span = args.name.as_ref().map_or_else(|| blame.to_token_stream().span(), |n| n.value.span());
+        let span = args
+            .name
+            .as_ref()
+            .map_or_else(|| blame.to_token_stream().span(), |n| n.value.span());
         errors.at(
             span,
             "`#[tool_group]` needs `description = \"...\"` (or a doc comment): the model reads it to decide whether to activate the group",
         );
     }
-    let instructions = args.instructions.as_ref().map(|i| i.value.value().trim().to_owned());
+    let instructions = args
+        .instructions
+        .as_ref()
+        .map(|i| i.value.value().trim().to_owned());
     Meta {
         name,
         description,
@@ -85,7 +102,10 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
         _ => None,
     };
     let Some(group_ident) = group_ident else {
-        errors.spanned(&self_ty, "`#[tool_group]` needs a named type (`impl Database { ... }`)");
+        errors.spanned(
+            &self_ty,
+            "`#[tool_group]` needs a named type (`impl Database { ... }`)",
+        );
         return with_errors(strip_tool_attrs(imp), errors.finish().unwrap_err());
     };
     let meta = group_meta(&args, &imp.attrs, &self_ty, &mut errors);
@@ -103,7 +123,9 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
                 true
             }
         });
-        let Some(first) = tool_attrs.first() else { continue };
+        let Some(first) = tool_attrs.first() else {
+            continue;
+        };
         saw_tool = true;
         for extra in &tool_attrs[1..] {
             errors.spanned(extra, "duplicate `#[tool]` attribute");
@@ -118,7 +140,9 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
         };
         let tool_args = attr::parse_tool_args(tokens, &mut errors);
         let owner = Owner::Method(&self_ty, &group_ident);
-        if let Some(model) = tool::analyze(&mut f.sig, &f.attrs, &f.vis, tool_args, owner, &mut errors) {
+        if let Some(model) =
+            tool::analyze(&mut f.sig, &f.attrs, &f.vis, tool_args, owner, &mut errors)
+        {
             if let Some(first) = models.iter().find(|m| m.name == model.name) {
                 let _ = first;
                 errors.at(
@@ -129,7 +153,11 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
             models.push(model);
         }
     }
-    let free: Vec<Path> = args.tools.as_ref().map(|t| t.value.clone()).unwrap_or_default();
+    let free: Vec<Path> = args
+        .tools
+        .as_ref()
+        .map(|t| t.value.clone())
+        .unwrap_or_default();
     // With `#[tool]` methods that failed, their errors say enough.
     if models.is_empty() && free.is_empty() && !saw_tool {
         errors.spanned(
@@ -161,7 +189,11 @@ fn expand_struct(args: GroupArgs, mut item: ItemStruct, mut errors: Errors) -> T
         errors.spanned(&item.generics, "a `#[tool_group]` type cannot be generic: the toolkit needs one concrete type per group");
     }
     let meta = group_meta(&args, &item.attrs, &item.ident, &mut errors);
-    let free: Vec<Path> = args.tools.as_ref().map(|t| t.value.clone()).unwrap_or_default();
+    let free: Vec<Path> = args
+        .tools
+        .as_ref()
+        .map(|t| t.value.clone())
+        .unwrap_or_default();
     if free.is_empty() {
         errors.spanned(
             &item.ident,
@@ -192,7 +224,13 @@ fn strip_tool_attrs(mut imp: ItemImpl) -> ItemImpl {
     imp
 }
 
-fn group_impl(krate: &Path, self_ty: &Type, meta: &Meta, models: &[ToolModel], free: &[Path]) -> TokenStream {
+fn group_impl(
+    krate: &Path,
+    self_ty: &Type,
+    meta: &Meta,
+    models: &[ToolModel],
+    free: &[Path],
+) -> TokenStream {
     let p = quote!(#krate::__private);
     let Meta {
         name,
@@ -239,15 +277,24 @@ fn group_doc(meta: &Meta, models: &[ToolModel], free: &[Path]) -> String {
         one_line(&meta.description)
     );
     if let Some(i) = &meta.instructions {
-        doc.push_str(&format!("\n*Instructions given to the model when the group becomes active:* {}\n", one_line(i)));
+        doc.push_str(&format!(
+            "\n*Instructions given to the model when the group becomes active:* {}\n",
+            one_line(i)
+        ));
     }
     doc.push_str("\n| Tool | Description |\n|---|---|\n");
     for m in models {
-        doc.push_str(&format!("| `{}` | {} |\n", m.name, one_line(&m.description).replace('|', "\\|")));
+        doc.push_str(&format!(
+            "| `{}` | {} |\n",
+            m.name,
+            one_line(&m.description).replace('|', "\\|")
+        ));
     }
     for path in free {
         let path = path.to_token_stream().to_string().replace(' ', "");
-        doc.push_str(&format!("| `{path}` | (a free `#[tool]` function; see its docs) |\n"));
+        doc.push_str(&format!(
+            "| `{path}` | (a free `#[tool]` function; see its docs) |\n"
+        ));
     }
     doc
 }

@@ -1,7 +1,7 @@
 //! Procedural macros of [`toolgroup`](https://docs.rs/toolgroup). Use them through the
 //! `toolgroup` crate, which documents them; this crate's API is an implementation detail.
 
-#![warn(unreachable_pub)]
+#![warn(missing_docs, unreachable_pub)]
 
 use proc_macro::TokenStream;
 

@@ -72,7 +72,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             return with_errors(item, e);
         }
     };
-    let model = analyze(&mut func.sig, &func.attrs, &func.vis, args, Owner::Free, &mut errors);
+    let model = analyze(
+        &mut func.sig,
+        &func.attrs,
+        &func.vis,
+        args,
+        Owner::Free,
+        &mut errors,
+    );
     match (errors.finish(), model) {
         (Ok(()), Some(model)) => {
             let generated = generate(&model, Owner::Free);
@@ -101,7 +108,10 @@ pub(crate) fn analyze(
         );
     }
     if let Some(u) = &sig.unsafety {
-        errors.spanned(u, "a `#[tool]` function cannot be `unsafe`: a model's call cannot uphold its contract");
+        errors.spanned(
+            u,
+            "a `#[tool]` function cannot be `unsafe`: a model's call cannot uphold its contract",
+        );
     }
     if let Some(abi) = &sig.abi {
         errors.spanned(abi, "a `#[tool]` function cannot have an `extern` ABI");
@@ -111,8 +121,11 @@ pub(crate) fn analyze(
     }
 
     let docs = docs::parse(fn_attrs);
-    let mut documented: Vec<(String, String, bool)> =
-        docs.arguments.into_iter().map(|(n, d)| (n, d, false)).collect();
+    let mut documented: Vec<(String, String, bool)> = docs
+        .arguments
+        .into_iter()
+        .map(|(n, d)| (n, d, false))
+        .collect();
 
     let mut params = Vec::new();
     let mut has_receiver = false;
@@ -155,7 +168,9 @@ pub(crate) fn analyze(
                     }
                 });
                 let ident = match &*pt.pat {
-                    Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(pi.ident.clone()),
+                    Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                        Some(pi.ident.clone())
+                    }
                     other => {
                         errors.spanned(
                             other,
@@ -199,16 +214,21 @@ pub(crate) fn analyze(
             }
         }
     }
-    if let Owner::Method(..) = owner {
-        if !has_receiver {
+    if let Owner::Method(..) = owner
+        && !has_receiver {
             errors.spanned(
                 &sig.ident,
                 "a tool in a `#[tool_group]` impl takes `&self`; for a function without state, make it a free `#[tool]` function and list it with `tools = [...]`",
             );
         }
-    }
-    let wholes = params.iter().filter(|p| matches!(p, Param::Whole { .. })).count();
-    let fields = params.iter().filter(|p| matches!(p, Param::Field { .. })).count();
+    let wholes = params
+        .iter()
+        .filter(|p| matches!(p, Param::Whole { .. }))
+        .count();
+    let fields = params
+        .iter()
+        .filter(|p| matches!(p, Param::Field { .. }))
+        .count();
     if wholes > 1 || (wholes == 1 && fields > 0) {
         errors.spanned(
             &sig.inputs,
@@ -224,9 +244,16 @@ pub(crate) fn analyze(
         }
     }
 
-    let name_override = args.name.as_ref().map(|n| (n.value.value(), n.value.span()));
-    let (name, name_span) =
-        name_override.unwrap_or_else(|| (sig.ident.to_string().trim_start_matches("r#").to_owned(), sig.ident.span()));
+    let name_override = args
+        .name
+        .as_ref()
+        .map(|n| (n.value.value(), n.value.span()));
+    let (name, name_span) = name_override.unwrap_or_else(|| {
+        (
+            sig.ident.to_string().trim_start_matches("r#").to_owned(),
+            sig.ident.span(),
+        )
+    });
     if let Some(problem) = names::check_tool_name(&name) {
         errors.at(name_span, problem);
     }
@@ -281,9 +308,12 @@ fn params_mention(sig: &Signature, name: &str) -> bool {
 fn context_type(ty: &Type) -> Option<bool> {
     match ty {
         Type::Reference(r) => context_type(&r.elem).map(|_| true),
-        Type::Path(p) => {
-            (p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "ToolContext")).then_some(false)
-        }
+        Type::Path(p) => (p.qself.is_none()
+            && p.path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "ToolContext"))
+        .then_some(false),
         Type::Paren(p) => context_type(&p.elem),
         _ => None,
     }
