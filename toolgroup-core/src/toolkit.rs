@@ -392,9 +392,10 @@ impl<R: Registry> Toolkit<R> {
         };
         let group = &R::GROUPS[slot.group as usize];
         if let Some(switch) = slot.switch
-            && !session.slot_active(switch as usize) {
-                return ("inactive_group", self.inactive(slot.info.name, group.name));
-            }
+            && !session.slot_active(switch as usize)
+        {
+            return ("inactive_group", self.inactive(slot.info.name, group.name));
+        }
         if let Some(denied) = self.deny(slot.info.name, Some(group.name), call_id, arguments) {
             return ("denied", denied);
         }
