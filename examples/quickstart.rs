@@ -112,7 +112,7 @@ fn exposed(kit: &Toolkit<Agent>, session: &Session<Agent>) -> Vec<&'static str> 
 }
 
 /// The three scripted turns of REFERENCE.md, printed as a transcript.
-async fn scenario(out: &mut impl Write) -> std::io::Result<()> {
+pub(crate) async fn scenario(out: &mut impl Write) -> std::io::Result<()> {
     let kit = toolkit();
     let mut session = kit.session();
     let turns = [
@@ -145,7 +145,7 @@ async fn scenario(out: &mut impl Write) -> std::io::Result<()> {
 }
 
 /// Replay a JSON-lines script of tool calls, one JSON line out per call in.
-async fn run_script(input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
+pub(crate) async fn run_script(input: impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
     let kit = toolkit();
     let mut session = kit.session();
     for (number, line) in input.lines().enumerate() {
