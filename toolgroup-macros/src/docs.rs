@@ -14,7 +14,7 @@ pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
                 lit: Lit::Str(s), ..
             }) = &nv.value
             {
-                for line in s.value().lines() {
+                for line in s.value().split('\n') {
                     lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
                 }
             }

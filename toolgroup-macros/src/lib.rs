@@ -13,6 +13,9 @@ mod names;
 mod tool;
 mod toolkit;
 
+#[cfg(test)]
+mod tests;
+
 /// Turn a function into a tool. Documented in the `toolgroup` crate.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -1,0 +1,80 @@
+//! Expansion snapshots: the generated code for a few representative inputs, pretty-printed, so
+//! a change in generated code is a reviewed diff. Refresh with `TOOLGROUP_BLESS=1 cargo test -p
+//! toolgroup-macros` and review `git diff src/snapshots`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+fn check(name: &str, expanded: TokenStream) {
+    let file: syn::File = syn::parse2(expanded).expect("the expansion parses as a file");
+    let pretty = prettyplease::unparse(&file);
+    let path = format!("{}/src/snapshots/{name}.rs", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("TOOLGROUP_BLESS").is_some() {
+        std::fs::write(&path, &pretty).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no snapshot {path}; run with TOOLGROUP_BLESS=1"));
+    assert!(
+        expected == pretty,
+        "expansion of {name} changed; run with TOOLGROUP_BLESS=1 and review the diff\n{pretty}"
+    );
+}
+
+#[test]
+fn free_async_tool() {
+    check(
+        "free_async_tool",
+        crate::tool::expand(
+            quote!(read_only, timeout = "5s"),
+            quote! {
+                /// Search the web.
+                pub async fn web_search(
+                    /// What to search for.
+                    query: String,
+                    limit: Option<u8>,
+                    ctx: ToolContext<'_>,
+                ) -> Result<Vec<String>, SearchError> {
+                    todo()
+                }
+            },
+        ),
+    );
+}
+
+#[test]
+fn stateful_group() {
+    check(
+        "stateful_group",
+        crate::group::expand(
+            quote!(name = "database", description = "Database tools.", instructions = "Use transactions."),
+            quote! {
+                impl Database {
+                    /// Run a query.
+                    #[tool]
+                    async fn db_query(&self, sql: String) -> String {
+                        sql
+                    }
+                    fn helper(&self) {}
+                }
+            },
+        ),
+    );
+}
+
+#[test]
+fn toolkit() {
+    check(
+        "toolkit",
+        crate::toolkit::expand(
+            quote!(),
+            quote! {
+                pub struct Agent {
+                    #[basic]
+                    notes: Notes,
+                    web_search: WebSearch,
+                }
+            },
+        ),
+    );
+}
