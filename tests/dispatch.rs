@@ -347,3 +347,23 @@ mod property {
         }
     }
 }
+
+#[test]
+fn a_timeout_without_a_timer_is_an_error_result_not_a_panic() {
+    let (kit, mut s) = active_lab();
+    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let r = rt.block_on(kit.call(&mut s, "nap", r#"{"ms": 1}"#));
+    assert!(r.is_error);
+    assert_eq!(
+        r.text_joined(),
+        "`nap` was not run: it has a timeout, and timeouts need a Tokio runtime with the time driver enabled"
+    );
+}
+
+#[test]
+fn the_toolkit_is_send_and_sync_and_sessions_are_small() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Toolkit<Lab>>();
+    assert_send_sync::<Session<Lab>>();
+    assert_eq!(std::mem::size_of::<Session<Lab>>(), 8);
+}

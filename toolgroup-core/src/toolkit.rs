@@ -420,17 +420,32 @@ impl<R: Registry> Toolkit<R> {
         let future = CatchUnwind::new(future);
         let outcome = match slot.info.timeout.or(self.default_timeout) {
             None => future.await,
-            Some(limit) => match tokio::time::timeout(limit, future).await {
-                Ok(r) => r,
+            // Without a Tokio timer, `timeout` panics when it builds its `Sleep`: report that
+            // as a configuration error instead of unwinding into the caller.
+            Some(limit) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                tokio::time::timeout(limit, future)
+            })) {
                 Err(_) => {
                     return (
-                        "timeout",
+                        "no_timer",
                         CallResult::error(format!(
-                            "`{}` timed out after {limit:?} and was cancelled",
+                            "`{}` was not run: it has a timeout, and timeouts need a Tokio runtime with the time driver enabled",
                             slot.info.name
                         )),
                     );
                 }
+                Ok(timed) => match timed.await {
+                    Ok(r) => r,
+                    Err(_) => {
+                        return (
+                            "timeout",
+                            CallResult::error(format!(
+                                "`{}` timed out after {limit:?} and was cancelled",
+                                slot.info.name
+                            )),
+                        );
+                    }
+                },
             },
         };
         match outcome {
