@@ -8,19 +8,19 @@ use std::task::{Context, Poll};
 
 use crate::tool::BoxFuture;
 
-/// Polls a boxed future, turning a panic during a poll into `Err(message)`.
-pub(crate) struct CatchUnwind<'a, T> {
-    inner: BoxFuture<'a, T>,
+/// Polls a pinned future, turning a panic during a poll into `Err(message)`.
+pub(crate) struct CatchUnwind<'a, F> {
+    inner: Pin<&'a mut F>,
 }
 
-impl<'a, T> CatchUnwind<'a, T> {
-    pub(crate) fn new(inner: BoxFuture<'a, T>) -> Self {
+impl<'a, F: Future> CatchUnwind<'a, F> {
+    pub(crate) fn new(inner: Pin<&'a mut F>) -> Self {
         CatchUnwind { inner }
     }
 }
 
-impl<T> Future for CatchUnwind<'_, T> {
-    type Output = Result<T, String>;
+impl<F: Future> Future for CatchUnwind<'_, F> {
+    type Output = Result<F::Output, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // The future is dropped right after a panic and never polled again, so no broken

@@ -1,6 +1,10 @@
 //! Tool groups: named sets of tools that are switched on and off together.
 
-use crate::tool::{ToolEntry, ToolInfo};
+use std::future::Future;
+
+use crate::args::{ArgumentError, Arguments};
+use crate::result::CallResult;
+use crate::tool::{ToolContext, ToolEntry, ToolInfo};
 
 /// A tool group: what `#[tool_group]` implements for an impl block or a unit struct.
 #[diagnostic::on_unimplemented(
@@ -19,6 +23,20 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     const TOOLS: &'static [ToolEntry<Self>];
     /// The same tools' static facts (usable in `const` checks).
     const TOOL_INFOS: &'static [&'static ToolInfo];
+
+    /// Parse the arguments of tool number `tool` (an index into [`TOOLS`](Self::TOOLS)) and
+    /// run it. The toolkit's dispatch path: one concrete future (a `match` over the group's
+    /// tools), so a call allocates nothing beyond its arguments and result.
+    ///
+    /// # Panics
+    ///
+    /// If `tool` is out of range.
+    fn call_tool<'a>(
+        &'a self,
+        tool: usize,
+        ctx: ToolContext<'a>,
+        args: Arguments<'a>,
+    ) -> impl Future<Output = Result<CallResult, ArgumentError>> + Send + 'a;
 }
 
 /// Static facts about one group of a toolkit.

@@ -405,18 +405,9 @@ impl<R: Registry> Toolkit<R> {
             call_id,
         };
         let future =
-            match self
-                .registry
-                .dispatch(slot.group as usize, slot.tool as usize, ctx, arguments)
-            {
-                Ok(f) => f,
-                Err(e) => {
-                    return (
-                        "invalid_arguments",
-                        CallResult::error(format!("`{}` was not run: {e}", slot.info.name)),
-                    );
-                }
-            };
+            self.registry
+                .dispatch(slot.group as usize, slot.tool as usize, ctx, arguments);
+        let future = std::pin::pin!(future);
         let future = CatchUnwind::new(future);
         let outcome = match slot.info.timeout.or(self.default_timeout) {
             None => future.await,
@@ -449,7 +440,11 @@ impl<R: Registry> Toolkit<R> {
             },
         };
         match outcome {
-            Ok(result) => (if result.is_error { "tool_error" } else { "ok" }, result),
+            Ok(Ok(result)) => (if result.is_error { "tool_error" } else { "ok" }, result),
+            Ok(Err(e)) => (
+                "invalid_arguments",
+                CallResult::error(format!("`{}` was not run: {e}", slot.info.name)),
+            ),
             Err(panic) => (
                 "panic",
                 CallResult::error(format!(

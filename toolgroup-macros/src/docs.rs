@@ -13,11 +13,11 @@ pub(crate) fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
             && let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) = &nv.value
-            {
-                for line in s.value().split('\n') {
-                    lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
-                }
+        {
+            for line in s.value().split('\n') {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
             }
+        }
     }
     lines
 }
@@ -59,10 +59,11 @@ pub(crate) fn parse(attrs: &[Attribute]) -> ToolDocs {
                     arguments.push(pair);
                 }
             } else if !trimmed.is_empty()
-                && let Some((_, text)) = arguments.last_mut() {
-                    text.push(' ');
-                    text.push_str(trimmed);
-                }
+                && let Some((_, text)) = arguments.last_mut()
+            {
+                text.push(' ');
+                text.push_str(trimmed);
+            }
         } else if !after_args {
             description.push(line.as_str());
         }

@@ -243,15 +243,29 @@ fn group_impl(
     };
     let mut entries = Vec::new();
     let mut infos = Vec::new();
-    for m in models {
+    let mut arms = Vec::new();
+    for (index, m) in models.iter().enumerate() {
         let marker = &m.marker;
+        arms.push(quote! {
+            #index => {
+                let args = args.parse::<<#marker as #krate::Tool>::Args>()?;
+                #p::Ok(<#marker as #krate::Tool>::call(self, ctx, args).await)
+            }
+        });
         entries.push(quote! {
             #krate::ToolEntry { info: &<#marker as #krate::Tool>::INFO, call: #p::erased_call::<#marker> }
         });
         infos.push(quote!(&<#marker as #krate::Tool>::INFO));
     }
-    for path in free {
+    for (offset, path) in free.iter().enumerate() {
+        let index = models.len() + offset;
         let span = path.span();
+        arms.push(quote_spanned! {span=>
+            #index => {
+                let args = args.parse::<<#path as #krate::Tool>::Args>()?;
+                #p::Ok(<#path as #krate::Tool>::call(&(), ctx, args).await)
+            }
+        });
         entries.push(quote_spanned! {span=>
             #krate::ToolEntry { info: &<#path as #krate::Tool>::INFO, call: #p::erased_call_stateless::<Self, #path> }
         });
@@ -264,6 +278,20 @@ fn group_impl(
             const INSTRUCTIONS: #p::Option<&'static str> = #instructions;
             const TOOLS: &'static [#krate::ToolEntry<Self>] = &[#(#entries),*];
             const TOOL_INFOS: &'static [&'static #krate::ToolInfo] = &[#(#infos),*];
+
+            fn call_tool<'__toolgroup>(
+                &'__toolgroup self,
+                tool: usize,
+                ctx: #krate::ToolContext<'__toolgroup>,
+                args: #krate::Arguments<'__toolgroup>,
+            ) -> impl #p::Future<Output = #p::Result<#krate::CallResult, #krate::ArgumentError>> + #p::Send + '__toolgroup {
+                async move {
+                    match tool {
+                        #(#arms)*
+                        _ => ::core::panic!("toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool`)"),
+                    }
+                }
+            }
         }
         const _: () = #p::check_group(#name, <#self_ty as #krate::ToolGroup>::TOOL_INFOS);
     }

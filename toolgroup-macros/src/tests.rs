@@ -47,7 +47,11 @@ fn stateful_group() {
     check(
         "stateful_group",
         crate::group::expand(
-            quote!(name = "database", description = "Database tools.", instructions = "Use transactions."),
+            quote!(
+                name = "database",
+                description = "Database tools.",
+                instructions = "Use transactions."
+            ),
             quote! {
                 impl Database {
                     /// Run a query.

@@ -215,12 +215,13 @@ pub(crate) fn analyze(
         }
     }
     if let Owner::Method(..) = owner
-        && !has_receiver {
-            errors.spanned(
+        && !has_receiver
+    {
+        errors.spanned(
                 &sig.ident,
                 "a tool in a `#[tool_group]` impl takes `&self`; for a function without state, make it a free `#[tool]` function and list it with `tools = [...]`",
             );
-        }
+    }
     let wholes = params
         .iter()
         .filter(|p| matches!(p, Param::Whole { .. }))

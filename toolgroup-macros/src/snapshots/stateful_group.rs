@@ -85,6 +85,41 @@ impl ::toolgroup::ToolGroup for Database {
     const TOOL_INFOS: &'static [&'static ::toolgroup::ToolInfo] = &[
         &<__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO,
     ];
+    fn call_tool<'__toolgroup>(
+        &'__toolgroup self,
+        tool: usize,
+        ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        args: ::toolgroup::Arguments<'__toolgroup>,
+    ) -> impl ::toolgroup::__private::Future<
+        Output = ::toolgroup::__private::Result<
+            ::toolgroup::CallResult,
+            ::toolgroup::ArgumentError,
+        >,
+    > + ::toolgroup::__private::Send + '__toolgroup {
+        async move {
+            match tool {
+                0usize => {
+                    let args = args
+                        .parse::<
+                            <__toolgroup_Database_db_query as ::toolgroup::Tool>::Args,
+                        >()?;
+                    ::toolgroup::__private::Ok(
+                        <__toolgroup_Database_db_query as ::toolgroup::Tool>::call(
+                                self,
+                                ctx,
+                                args,
+                            )
+                            .await,
+                    )
+                }
+                _ => {
+                    ::core::panic!(
+                        "toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool`)"
+                    )
+                }
+            }
+        }
+    }
 }
 const _: () = ::toolgroup::__private::check_group(
     "database",

@@ -93,23 +93,37 @@ impl ::toolgroup::Registry for Agent {
         tool: usize,
         ctx: ::toolgroup::ToolContext<'__toolgroup>,
         args: ::toolgroup::Arguments<'__toolgroup>,
-    ) -> ::toolgroup::__private::Result<
-        ::toolgroup::BoxFuture<'__toolgroup, ::toolgroup::CallResult>,
-        ::toolgroup::ArgumentError,
-    > {
-        match group {
-            0usize => {
-                (<Notes as ::toolgroup::ToolGroup>::TOOLS[tool]
-                    .call)(&self.notes, ctx, args)
-            }
-            1usize => {
-                (<WebSearch as ::toolgroup::ToolGroup>::TOOLS[tool]
-                    .call)(&self.web_search, ctx, args)
-            }
-            _ => {
-                ::core::panic!(
-                    "toolgroup: group index out of range (a bug in the caller of `Registry::dispatch`)"
-                )
+    ) -> impl ::toolgroup::__private::Future<
+        Output = ::toolgroup::__private::Result<
+            ::toolgroup::CallResult,
+            ::toolgroup::ArgumentError,
+        >,
+    > + ::toolgroup::__private::Send + '__toolgroup {
+        async move {
+            match group {
+                0usize => {
+                    <Notes as ::toolgroup::ToolGroup>::call_tool(
+                            &self.notes,
+                            tool,
+                            ctx,
+                            args,
+                        )
+                        .await
+                }
+                1usize => {
+                    <WebSearch as ::toolgroup::ToolGroup>::call_tool(
+                            &self.web_search,
+                            tool,
+                            ctx,
+                            args,
+                        )
+                        .await
+                }
+                _ => {
+                    ::core::panic!(
+                        "toolgroup: group index out of range (a bug in the caller of `Registry::dispatch`)"
+                    )
+                }
             }
         }
     }
