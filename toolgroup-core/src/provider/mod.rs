@@ -1,1 +1,260 @@
 //! Tool definitions and call payloads in each provider's format.
+//!
+//! A toolkit holds one canonical JSON schema per tool (schemars' draft 2020-12 output). The
+//! providers each accept a different subset of JSON Schema, so this module renders every
+//! definition once per provider, applying that provider's rules, and keeps the rendered JSON:
+//! listing the tools of a session then only concatenates pre-rendered text.
+//!
+//! | [`Provider`] | one definition | strict mode |
+//! |---|---|---|
+//! | [`OpenAiChat`](Provider::OpenAiChat) | `{"type":"function","function":{"name","description","parameters","strict"}}` | yes, with fallback |
+//! | [`OpenAiResponses`](Provider::OpenAiResponses) | `{"type":"function","name","description","parameters","strict"}` | yes, with fallback |
+//! | [`Anthropic`](Provider::Anthropic) | `{"name","description","input_schema"}` | no |
+//! | [`AnthropicStrict`](Provider::AnthropicStrict) | the same, plus `"strict": true` where allowed | yes, with fallback and budgets |
+//! | [`Gemini`](Provider::Gemini) | `{"name","description","parametersJsonSchema"}` | no |
+//! | [`GeminiLegacy`](Provider::GeminiLegacy) | `{"name","description","parameters"}` (OpenAPI 3.0 subset) | no |
+//! | [`Mcp`](Provider::Mcp) | MCP `Tool`: `name`, `description`, `inputSchema`, `outputSchema`, `annotations` | no |
+//!
+//! # Strict mode and its fallback
+//!
+//! OpenAI's and Anthropic's strict modes enforce the schema while the model writes the
+//! arguments, but accept only a subset of JSON Schema (see [`openai_strict`] and
+//! [`anthropic_strict`] for the exact rewriting). A tool whose argument type cannot be
+//! expressed in that subset is rendered **non-strict** for that provider (`"strict": false`
+//! for OpenAI, no `strict` key for Anthropic) with its full schema, never as a schema the
+//! provider rejects. [`Rendered::entries`] tells which tools fell back, and why. The causes:
+//!
+//! - a free-form value: `serde_json::Value`, an untyped or property-less object;
+//! - a map (`HashMap<String, T>`, `BTreeMap`): an object with an `additionalProperties` schema;
+//! - for OpenAI, a property that may be omitted but cannot be `null` (a `#[serde(default)]`
+//!   field that is not an `Option`): strict mode makes every property required, optional
+//!   ones as a union with `null`, and such a field would reject the `null`;
+//! - for Anthropic, a recursive type, and tools beyond the per-request budgets
+//!   ([`ANTHROPIC_MAX_STRICT_TOOLS`], [`ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS`],
+//!   [`ANTHROPIC_MAX_STRICT_UNION_PARAMS`]), spent in listing order;
+//! - keywords with no strict equivalent: `allOf`, `not`, `if`/`then`/`else`, tuples
+//!   (`prefixItems`), `patternProperties`, `unevaluatedProperties`...;
+//! - for OpenAI, a schema over the size limits ([`OPENAI_STRICT_MAX_PROPERTIES`],
+//!   [`OPENAI_STRICT_MAX_NESTING`], [`OPENAI_STRICT_MAX_ENUM_VALUES`]).
+//!
+//! # Delivery modes
+//!
+//! - **List**: [`Rendered::tools_json`] lists only the tools available in a session (the
+//!   order of [`Toolkit::definitions`](crate::Toolkit::definitions)).
+//! - **Mask**: [`Rendered::all_tools_json`] lists every tool in a stable order, and
+//!   [`Rendered::allowed_tools_json`] gives the active subset as the provider's allow-list
+//!   (OpenAI `tool_choice` `allowed_tools`, Gemini `toolConfig.functionCallingConfig`). The
+//!   tool array never changes, so provider prompt caches survive a `reset_tools` call; a call
+//!   to an inactive tool is still refused by [`Toolkit::call`](crate::Toolkit::call).
+//!   Anthropic and MCP have no allow-list: use the list mode there (MCP servers list a
+//!   stable set and rely on the refusal at call time).
+//!
+//! # Calls and results
+//!
+//! [`Provider::decode_calls`] turns a provider's response into [`ToolCall`](crate::ToolCall)s
+//! and [`Rendered::result_message`] turns a [`CallResult`](crate::CallResult) into the
+//! provider's tool-result message, so an agent turn is:
+//!
+//! ```
+//! # use toolgroup_core::provider::{Provider, Rendered};
+//! # use toolgroup_core::{Registry, Toolkit};
+//! # async fn turn<R: Registry>(kit: &Toolkit<R>, session: &mut toolgroup_core::Session<R>, response: &serde_json::Value)
+//! # -> Result<Vec<serde_json::Value>, Box<dyn std::error::Error>> {
+//! let openai = Rendered::new(kit, Provider::OpenAiChat); // once, at start-up
+//! let tools = openai.tools_value(kit, session);            // the request's `tools`
+//! # let _ = tools;
+//! let calls = openai.decode_calls(response)?;              // the assistant's message
+//! let results = kit.call_batch(session, &calls).await;
+//! let messages = openai.result_messages(&calls, &results)?; // append to the conversation
+//! # Ok(messages) }
+//! ```
+
+mod anthropic;
+mod decode;
+mod gemini;
+mod mcp;
+mod openai;
+mod render;
+mod transform;
+
+pub use decode::{DecodeError, MissingCallId};
+pub use render::{AllowMode, Rendered, RenderedTool, Strictness};
+pub use transform::{
+    McpOutputSchema, NotStrict, anthropic_strict, gemini_json_schema, gemini_legacy_schema,
+    mcp_output_schema, openai_strict,
+};
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::toolkit::ToolCall;
+
+/// The most functions one OpenAI request may declare. Source: OpenAI API reference, Chat
+/// Completions `tools` ("A max of 128 functions are supported"); the same holds for Responses.
+pub const OPENAI_MAX_TOOLS: usize = 128;
+
+/// The most object properties one OpenAI strict schema may have in total. Source: OpenAI
+/// Structured Outputs guide, "Supported schemas" (Azure OpenAI allows 100).
+pub const OPENAI_STRICT_MAX_PROPERTIES: usize = 5000;
+
+/// The deepest nesting of objects in one OpenAI strict schema. Source: OpenAI Structured
+/// Outputs guide, "Supported schemas" (Azure OpenAI allows 5).
+pub const OPENAI_STRICT_MAX_NESTING: usize = 10;
+
+/// The most enum values one OpenAI strict schema may have across all its enums. Source:
+/// OpenAI Structured Outputs guide, "Supported schemas".
+pub const OPENAI_STRICT_MAX_ENUM_VALUES: usize = 1000;
+
+/// The most tools marked strict in one Anthropic request. Source: Anthropic structured
+/// outputs documentation, "strict tool use" limits.
+pub const ANTHROPIC_MAX_STRICT_TOOLS: usize = 20;
+
+/// The most optional parameters across all strict tools of one Anthropic request. Source:
+/// Anthropic structured outputs documentation, "strict tool use" limits.
+pub const ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS: usize = 24;
+
+/// The most union-typed parameters (`anyOf` or a list of types) across all strict tools of one
+/// Anthropic request. Source: Anthropic structured outputs documentation, "strict tool use"
+/// limits.
+pub const ANTHROPIC_MAX_STRICT_UNION_PARAMS: usize = 16;
+
+/// The most function declarations in one Gemini request. Source: Vertex AI function calling
+/// reference, "Limitations" ("a maximum of 128 function declarations").
+pub const GEMINI_MAX_FUNCTIONS: usize = 128;
+
+/// A consumer of tool definitions: an LLM provider's API, or MCP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Provider {
+    /// OpenAI Chat Completions: `tools` of `{"type":"function","function":{...}}`, strict
+    /// where the schema allows it.
+    OpenAiChat,
+    /// OpenAI Responses: `tools` of flat `{"type":"function","name",...}`, strict where the
+    /// schema allows it (`"strict": false` is written out, since an omitted `strict` means
+    /// strict there).
+    OpenAiResponses,
+    /// Anthropic Messages: `tools` of `{"name","description","input_schema"}`, not strict.
+    Anthropic,
+    /// Anthropic Messages with `"strict": true` on every tool that can be strict, within the
+    /// per-request budgets (spent in listing order, so `reset_tools` and the basic tools
+    /// come first).
+    AnthropicStrict,
+    /// Gemini: `tools: [{"functionDeclarations": [...]}]` with `parametersJsonSchema` (full
+    /// JSON Schema).
+    Gemini,
+    /// Gemini with the legacy `parameters` field: the OpenAPI 3.0 subset (inlined
+    /// references, `nullable`, no `additionalProperties`); see [`gemini_legacy_schema`].
+    GeminiLegacy,
+    /// MCP: `Tool` objects of a `tools/list` result.
+    Mcp,
+}
+
+impl Provider {
+    /// Every provider, in declaration order.
+    pub const ALL: &'static [Provider] = &[
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::AnthropicStrict,
+        Provider::Gemini,
+        Provider::GeminiLegacy,
+        Provider::Mcp,
+    ];
+
+    /// The provider's name as [`FromStr`] accepts it (`openai-chat`, `gemini-legacy`...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::Anthropic => "anthropic",
+            Provider::AnthropicStrict => "anthropic-strict",
+            Provider::Gemini => "gemini",
+            Provider::GeminiLegacy => "gemini-legacy",
+            Provider::Mcp => "mcp",
+        }
+    }
+
+    /// The most tools one request may declare, when the provider states a limit.
+    pub const fn max_tools(self) -> Option<usize> {
+        match self {
+            Provider::OpenAiChat | Provider::OpenAiResponses => Some(OPENAI_MAX_TOOLS),
+            Provider::Gemini | Provider::GeminiLegacy => Some(GEMINI_MAX_FUNCTIONS),
+            Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp => None,
+        }
+    }
+
+    /// Parse the tool calls of a provider's response.
+    ///
+    /// Accepted inputs, per provider (each also accepts the bare list):
+    ///
+    /// | provider | input | calls |
+    /// |---|---|---|
+    /// | OpenAI Chat | the response (`choices[0].message`), or the message | `tool_calls[i]`: `id`, `function.name`, `function.arguments` (a JSON string) |
+    /// | OpenAI Responses | the response (`output`) | `function_call` items: `call_id`, `name`, `arguments` |
+    /// | Anthropic | the message (`content`) | `tool_use` blocks: `id`, `name`, `input` |
+    /// | Gemini | the response (`candidates[0].content`), or a content (`parts`) | `functionCall` parts: `name`, `args`, `id` if present |
+    /// | MCP | a `tools/call` request, or its `params` | `name`, `arguments` (the request's `id` becomes the call id) |
+    ///
+    /// Other items (text, reasoning, thinking blocks) are skipped; a message without calls
+    /// gives an empty list. Arguments are kept as sent: arguments that are not valid JSON, or
+    /// that do not match the tool, are no decoding error but an error result from
+    /// [`Toolkit::call`](crate::Toolkit::call) that tells the model what to fix.
+    ///
+    /// # Errors
+    ///
+    /// A payload of the wrong shape (a call without a name, `tool_calls` that is not a list,
+    /// arguments that are neither text nor an object...) gives a [`DecodeError`] naming the
+    /// path of the problem.
+    pub fn decode_calls(self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+        match self {
+            Provider::OpenAiChat => openai::decode_chat(payload),
+            Provider::OpenAiResponses => openai::decode_responses(payload),
+            Provider::Anthropic | Provider::AnthropicStrict => anthropic::decode(payload),
+            Provider::Gemini | Provider::GeminiLegacy => gemini::decode(payload),
+            Provider::Mcp => mcp::decode(payload),
+        }
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A provider name that [`Provider::from_str`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProvider(pub String);
+
+impl fmt::Display for UnknownProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown provider `{}`; expected one of ",
+            crate::args::truncate(&self.0, 64)
+        )?;
+        for (i, p) in Provider::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{p}`")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownProvider {}
+
+impl FromStr for Provider {
+    type Err = UnknownProvider;
+
+    fn from_str(s: &str) -> Result<Self, UnknownProvider> {
+        Provider::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| UnknownProvider(s.to_owned()))
+    }
+}

@@ -1,0 +1,551 @@
+//! Pre-rendered tool definitions for one provider, listed per session without re-rendering.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use rustc_hash::FxHashMap;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::decode::{DecodeError, MissingCallId};
+use super::transform::{NotStrict, Stats, anthropic_strict, count, loose, object_root};
+use super::{
+    ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, ANTHROPIC_MAX_STRICT_TOOLS,
+    ANTHROPIC_MAX_STRICT_UNION_PARAMS, Provider, anthropic, gemini, mcp, openai,
+};
+use crate::registry::Registry;
+use crate::result::CallResult;
+use crate::session::Session;
+use crate::toolkit::{ToolCall, ToolDefinition, Toolkit};
+
+/// Whether a rendered tool is strict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Strictness {
+    /// Marked strict: the provider constrains the model's arguments to the schema.
+    Strict,
+    /// The provider has a strict mode, but this tool cannot use it: rendered non-strict with
+    /// its full schema, for the reason given.
+    Fallback(NotStrict),
+    /// The provider (or the chosen variant) has no strict mode: Gemini, MCP and
+    /// [`Provider::Anthropic`].
+    NotApplicable,
+}
+
+/// What the model may do in the mask delivery mode ([`Rendered::allowed_tools_json`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum AllowMode {
+    /// The model may call an allowed tool or answer in text (OpenAI `"auto"`, Gemini
+    /// `"VALIDATED"`).
+    #[default]
+    Auto,
+    /// The model must call one or more allowed tools (OpenAI `"required"`, Gemini `"ANY"`).
+    Required,
+}
+
+/// One pre-rendered tool definition.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderedTool<'a> {
+    /// The tool's name.
+    pub name: &'static str,
+    /// The definition's JSON, exactly as it goes into the request.
+    pub json: &'a RawValue,
+    /// Whether it is strict.
+    pub strictness: &'a Strictness,
+}
+
+struct Entry {
+    name: &'static str,
+    json: Box<RawValue>,
+    /// The tool's entry in the provider's allow-list (empty when there is none).
+    allowed: Box<str>,
+    strictness: Strictness,
+    /// MCP: whether the output schema wraps the output (`None`: no output schema).
+    wrapped: Option<bool>,
+}
+
+/// Every tool definition of a toolkit rendered once for one [`Provider`].
+///
+/// Build it once per toolkit and provider (at start-up) and share it: listing the tools of a
+/// session concatenates the pre-rendered definitions into one string with one allocation,
+/// and renders nothing anew. It must be used with the toolkit it was built from (or one
+/// built the same way): the tool positions are those of
+/// [`Toolkit::all_definitions`].
+pub struct Rendered<R: Registry> {
+    provider: Provider,
+    entries: Vec<Entry>,
+    index: FxHashMap<&'static str, u32>,
+    has_reset: bool,
+    /// Every definition, as the mask mode sends it.
+    all_json: String,
+    _registry: PhantomData<fn() -> R>,
+}
+
+impl<R: Registry> Rendered<R> {
+    /// Render every definition of `toolkit` for `provider`.
+    pub fn new(toolkit: &Toolkit<R>, provider: Provider) -> Self {
+        let mut entries = Vec::new();
+        let mut budget = AnthropicBudget::default();
+        for def in toolkit.all_definitions() {
+            let (json, strictness, wrapped) = render(def, provider, &mut budget);
+            let allowed = match provider {
+                Provider::OpenAiChat => openai::chat_allowed(def.name).to_string(),
+                Provider::OpenAiResponses => openai::responses_allowed(def.name).to_string(),
+                Provider::Gemini | Provider::GeminiLegacy => Value::from(def.name).to_string(),
+                Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp => String::new(),
+            };
+            let json =
+                RawValue::from_string(json.to_string()).expect("serde_json writes valid JSON");
+            entries.push(Entry {
+                name: def.name,
+                json,
+                allowed: allowed.into_boxed_str(),
+                strictness,
+                wrapped,
+            });
+        }
+        if let Some(max) = provider.max_tools()
+            && entries.len() > max
+        {
+            tracing::warn!(
+                provider = provider.name(),
+                tools = entries.len(),
+                max,
+                "the toolkit has more tools than the provider accepts in one request: the mask mode will be refused, and the list mode only works while a session's tools stay under the limit"
+            );
+        }
+        let index = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name, i as u32))
+            .collect();
+        let mut rendered = Rendered {
+            provider,
+            entries,
+            index,
+            has_reset: toolkit.reset_definition().is_some(),
+            all_json: String::new(),
+            _registry: PhantomData,
+        };
+        rendered.all_json = rendered.concat(0..rendered.entries.len());
+        rendered
+    }
+
+    /// The provider these definitions are for.
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
+    /// How many tools there are (every tool, active or not).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the toolkit has no tool at all.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every rendered definition, in the stable order of [`Toolkit::all_definitions`].
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = RenderedTool<'_>> + '_ {
+        self.entries.iter().map(Entry::view)
+    }
+
+    /// The rendered definition of the tool `name`.
+    pub fn get(&self, name: &str) -> Option<RenderedTool<'_>> {
+        self.index
+            .get(name)
+            .map(|&i| self.entries[i as usize].view())
+    }
+
+    /// The request's tools in the list mode: the definitions of the tools available in
+    /// `session`, in the order of [`Toolkit::definitions`], as the JSON of the request's
+    /// `tools` field: a list of definitions, for Gemini `[{"functionDeclarations": [...]}]`
+    /// (or `[]` when no tool is available).
+    ///
+    /// # Panics
+    ///
+    /// If `toolkit` is not the toolkit these definitions were rendered from (it differs in
+    /// exposing `reset_tools`).
+    pub fn tools_json(&self, toolkit: &Toolkit<R>, session: &Session<R>) -> String {
+        self.check(toolkit);
+        self.concat(toolkit.definitions_indexed(session).map(|(i, _)| i))
+    }
+
+    /// [`tools_json`](Self::tools_json) as a JSON value.
+    ///
+    /// # Panics
+    ///
+    /// As [`tools_json`](Self::tools_json).
+    pub fn tools_value(&self, toolkit: &Toolkit<R>, session: &Session<R>) -> Value {
+        parse(&self.tools_json(toolkit, session))
+    }
+
+    /// The request's tools in the mask mode: every definition, active or not, in the stable
+    /// order of [`Toolkit::all_definitions`]. Rendered once; send it with
+    /// [`allowed_tools_json`](Self::allowed_tools_json).
+    pub fn all_tools_json(&self) -> &str {
+        &self.all_json
+    }
+
+    /// [`all_tools_json`](Self::all_tools_json) as a JSON value.
+    pub fn all_tools_value(&self) -> Value {
+        parse(&self.all_json)
+    }
+
+    /// The allow-list of the mask mode: which of [`all_tools_json`](Self::all_tools_json)'s
+    /// tools the model may call in `session`, as the provider expresses it.
+    ///
+    /// | provider | request field | value |
+    /// |---|---|---|
+    /// | OpenAI Chat | `tool_choice` | `{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[{"type":"function","function":{"name":...}}]}}` |
+    /// | OpenAI Responses | `tool_choice` | `{"type":"allowed_tools","mode":"auto","tools":[{"type":"function","name":...}]}` |
+    /// | Gemini | `toolConfig` | `{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":[...]}}` |
+    ///
+    /// [`AllowMode::Required`] asks for `"required"` (OpenAI) or `"ANY"` (Gemini) instead:
+    /// the model must call a tool. With no tool available the value forbids tool calls
+    /// (`"none"`, Gemini mode `"NONE"`). Shapes: OpenAI's `ChatCompletionAllowedToolChoice`
+    /// and Responses `ToolChoiceAllowed` (openai-python `types/chat` and `types/responses`);
+    /// Gemini API reference, `FunctionCallingConfig` (`allowedFunctionNames` only with modes
+    /// `ANY` and `VALIDATED`).
+    ///
+    /// `None` for Anthropic and MCP, which have no allow-list: use the list mode there.
+    ///
+    /// # Panics
+    ///
+    /// As [`tools_json`](Self::tools_json).
+    pub fn allowed_tools_json(
+        &self,
+        toolkit: &Toolkit<R>,
+        session: &Session<R>,
+        mode: AllowMode,
+    ) -> Option<String> {
+        self.check(toolkit);
+        let (open, close, none) = match (self.provider, mode) {
+            (Provider::OpenAiChat, AllowMode::Auto) => (
+                r#"{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":["#,
+                "]}}",
+                r#""none""#,
+            ),
+            (Provider::OpenAiChat, AllowMode::Required) => (
+                r#"{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":["#,
+                "]}}",
+                r#""none""#,
+            ),
+            (Provider::OpenAiResponses, AllowMode::Auto) => (
+                r#"{"type":"allowed_tools","mode":"auto","tools":["#,
+                "]}",
+                r#""none""#,
+            ),
+            (Provider::OpenAiResponses, AllowMode::Required) => (
+                r#"{"type":"allowed_tools","mode":"required","tools":["#,
+                "]}",
+                r#""none""#,
+            ),
+            (Provider::Gemini | Provider::GeminiLegacy, AllowMode::Auto) => (
+                r#"{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":["#,
+                "]}}",
+                r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
+            ),
+            (Provider::Gemini | Provider::GeminiLegacy, AllowMode::Required) => (
+                r#"{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["#,
+                "]}}",
+                r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
+            ),
+            (Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp, _) => return None,
+        };
+        let mut out = String::with_capacity(open.len() + close.len() + self.all_allowed_len());
+        out.push_str(open);
+        let mut any = false;
+        for (i, _) in toolkit.definitions_indexed(session) {
+            if any {
+                out.push(',');
+            }
+            out.push_str(&self.entries[i].allowed);
+            any = true;
+        }
+        if !any {
+            return Some(none.to_owned());
+        }
+        out.push_str(close);
+        Some(out)
+    }
+
+    /// [`allowed_tools_json`](Self::allowed_tools_json) as a JSON value.
+    ///
+    /// # Panics
+    ///
+    /// As [`tools_json`](Self::tools_json).
+    pub fn allowed_tools_value(
+        &self,
+        toolkit: &Toolkit<R>,
+        session: &Session<R>,
+        mode: AllowMode,
+    ) -> Option<Value> {
+        self.allowed_tools_json(toolkit, session, mode)
+            .map(|s| parse(&s))
+    }
+
+    /// The tool calls of a provider response: [`Provider::decode_calls`] for this provider.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] for a payload of the wrong shape.
+    pub fn decode_calls(&self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+        self.provider.decode_calls(payload)
+    }
+
+    /// One call's result as the provider's tool-result item.
+    ///
+    /// | provider | item |
+    /// |---|---|
+    /// | OpenAI Chat | message `{"role":"tool","tool_call_id","content"}` |
+    /// | OpenAI Responses | input item `{"type":"function_call_output","call_id","output"}` |
+    /// | Anthropic | content block `{"type":"tool_result","tool_use_id","content","is_error"}` |
+    /// | Gemini | part `{"functionResponse":{"id","name","response"}}` |
+    /// | MCP | `CallToolResult` `{"content","structuredContent","isError"}` |
+    ///
+    /// OpenAI has no error flag: an error result's text is prefixed with `Error: `. Gemini's
+    /// `response` is `{"output": ...}` (the structured value, or the text) or `{"error":
+    /// text}`. For MCP, a non-object structured output is wrapped as `{"result": ...}`
+    /// (see [`mcp_output_schema`](super::mcp_output_schema)).
+    ///
+    /// # Errors
+    ///
+    /// [`MissingCallId`] when OpenAI or Anthropic needs the call's id and `call` has none.
+    pub fn result_message(
+        &self,
+        call: &ToolCall,
+        result: &CallResult,
+    ) -> Result<Value, MissingCallId> {
+        match self.provider {
+            Provider::OpenAiChat => openai::chat_result(call, result),
+            Provider::OpenAiResponses => openai::responses_result(call, result),
+            Provider::Anthropic | Provider::AnthropicStrict => anthropic::result(call, result),
+            Provider::Gemini | Provider::GeminiLegacy => Ok(gemini::result(call, result)),
+            Provider::Mcp => {
+                let wrapped = self
+                    .index
+                    .get(call.name.as_str())
+                    .and_then(|&i| self.entries[i as usize].wrapped);
+                Ok(mcp::result(result, wrapped))
+            }
+        }
+    }
+
+    /// A turn's results (as [`Toolkit::call_batch`] returns them, in call order) as what to
+    /// append to the conversation: one message per result for OpenAI (and one
+    /// `CallToolResult` per result for MCP); one user message of `tool_result` blocks for
+    /// Anthropic; one `{"role":"user","parts":[...]}` content for Gemini. No calls, no
+    /// messages.
+    ///
+    /// # Errors
+    ///
+    /// As [`result_message`](Self::result_message).
+    ///
+    /// # Panics
+    ///
+    /// If `calls` and `results` differ in length.
+    pub fn result_messages(
+        &self,
+        calls: &[ToolCall],
+        results: &[CallResult],
+    ) -> Result<Vec<Value>, MissingCallId> {
+        assert_eq!(
+            calls.len(),
+            results.len(),
+            "result_messages pairs each call with its result: give as many results as calls"
+        );
+        let items = calls
+            .iter()
+            .zip(results)
+            .map(|(c, r)| self.result_message(c, r))
+            .collect::<Result<Vec<_>, _>>()?;
+        if items.is_empty() {
+            return Ok(items);
+        }
+        Ok(match self.provider {
+            Provider::Anthropic | Provider::AnthropicStrict => vec![anthropic::message(items)],
+            Provider::Gemini | Provider::GeminiLegacy => vec![gemini::message(items)],
+            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Mcp => items,
+        })
+    }
+
+    fn check(&self, toolkit: &Toolkit<R>) {
+        assert_eq!(
+            self.has_reset,
+            toolkit.reset_definition().is_some(),
+            "these definitions were rendered from a toolkit that {} `reset_tools`, and are used with one that {}: render them from the toolkit they serve",
+            if self.has_reset { "exposes" } else { "hides" },
+            if self.has_reset {
+                "hides it"
+            } else {
+                "exposes it"
+            },
+        );
+    }
+
+    fn all_allowed_len(&self) -> usize {
+        self.entries.iter().map(|e| e.allowed.len() + 1).sum()
+    }
+
+    /// The definitions at `indices`, in the request's envelope, in one allocation.
+    fn concat(&self, indices: impl Iterator<Item = usize>) -> String {
+        let (open, close) = match self.provider {
+            Provider::Gemini | Provider::GeminiLegacy => (r#"[{"functionDeclarations":["#, "]}]"),
+            _ => ("[", "]"),
+        };
+        let capacity = if self.all_json.is_empty() {
+            open.len()
+                + close.len()
+                + self
+                    .entries
+                    .iter()
+                    .map(|e| e.json.get().len() + 1)
+                    .sum::<usize>()
+        } else {
+            self.all_json.len()
+        };
+        let mut out = String::with_capacity(capacity);
+        out.push_str(open);
+        let mut any = false;
+        for i in indices {
+            if any {
+                out.push(',');
+            }
+            out.push_str(self.entries[i].json.get());
+            any = true;
+        }
+        if !any {
+            out.clear();
+            out.push_str("[]");
+            return out;
+        }
+        out.push_str(close);
+        out
+    }
+}
+
+impl Entry {
+    fn view(&self) -> RenderedTool<'_> {
+        RenderedTool {
+            name: self.name,
+            json: &self.json,
+            strictness: &self.strictness,
+        }
+    }
+}
+
+impl<R: Registry> fmt::Debug for Rendered<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rendered")
+            .field("provider", &self.provider)
+            .field(
+                "tools",
+                &self.entries.iter().map(|e| e.name).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+fn parse(json: &str) -> Value {
+    serde_json::from_str(json).expect("pre-rendered definitions are valid JSON")
+}
+
+/// What Anthropic strict tools already listed have spent of the per-request limits.
+#[derive(Default)]
+struct AnthropicBudget {
+    tools: usize,
+    optional: usize,
+    unions: usize,
+}
+
+impl AnthropicBudget {
+    /// Take the cost of one more strict tool, or say which limit it would pass.
+    fn take(&mut self, stats: &Stats) -> Result<(), String> {
+        let over = if self.tools + 1 > ANTHROPIC_MAX_STRICT_TOOLS {
+            Some(format!("{ANTHROPIC_MAX_STRICT_TOOLS} strict tools"))
+        } else if self.optional + stats.optional > ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS {
+            Some(format!(
+                "{ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS} optional parameters"
+            ))
+        } else if self.unions + stats.unions > ANTHROPIC_MAX_STRICT_UNION_PARAMS {
+            Some(format!(
+                "{ANTHROPIC_MAX_STRICT_UNION_PARAMS} union-typed parameters"
+            ))
+        } else {
+            None
+        };
+        if let Some(limit) = over {
+            return Err(format!(
+                "would pass Anthropic's per-request limit of {limit} across strict tools, spent by the tools listed before it"
+            ));
+        }
+        self.tools += 1;
+        self.optional += stats.optional;
+        self.unions += stats.unions;
+        Ok(())
+    }
+}
+
+fn render(
+    def: &ToolDefinition,
+    provider: Provider,
+    budget: &mut AnthropicBudget,
+) -> (Value, Strictness, Option<bool>) {
+    match provider {
+        Provider::OpenAiChat | Provider::OpenAiResponses => {
+            let (parameters, strictness) = openai::parameters(def);
+            let strict = strictness == Strictness::Strict;
+            let json = if provider == Provider::OpenAiChat {
+                openai::chat_definition(def, parameters, strict)
+            } else {
+                openai::responses_definition(def, parameters, strict)
+            };
+            (json, strictness, None)
+        }
+        Provider::Anthropic => (
+            anthropic::definition(def, loose(&object_root(&def.input_schema)), false),
+            Strictness::NotApplicable,
+            None,
+        ),
+        Provider::AnthropicStrict => {
+            let attempt = anthropic_strict(&def.input_schema).and_then(|schema| {
+                let mut stats = Stats::default();
+                count(&schema, &mut stats);
+                budget
+                    .take(&stats)
+                    .map(|()| schema)
+                    .map_err(|reason| NotStrict {
+                        path: String::new(),
+                        reason,
+                    })
+            });
+            match attempt {
+                Ok(schema) => (
+                    anthropic::definition(def, schema, true),
+                    Strictness::Strict,
+                    None,
+                ),
+                Err(why) => (
+                    anthropic::definition(def, loose(&object_root(&def.input_schema)), false),
+                    Strictness::Fallback(why),
+                    None,
+                ),
+            }
+        }
+        Provider::Gemini => (
+            gemini::definition(def, false),
+            Strictness::NotApplicable,
+            None,
+        ),
+        Provider::GeminiLegacy => (
+            gemini::definition(def, true),
+            Strictness::NotApplicable,
+            None,
+        ),
+        Provider::Mcp => {
+            let (json, wrapped) = mcp::definition(def);
+            (json, Strictness::NotApplicable, wrapped)
+        }
+    }
+}
