@@ -152,6 +152,26 @@ fn typed_session_api() {
 }
 
 #[test]
+fn the_typed_reset_value_is_the_reset_tools_argument() {
+    let reset: AgentReset =
+        serde_json::from_value(json!({"web_search": true, "scraping": false, "database": true}))
+            .unwrap();
+    assert_eq!(
+        reset,
+        AgentReset {
+            web_search: true,
+            scraping: false,
+            database: true
+        }
+    );
+    assert_eq!(
+        serde_json::to_value(reset).unwrap(),
+        json!({"web_search": true, "scraping": false, "database": true})
+    );
+    assert!(serde_json::from_value::<AgentReset>(json!({"web_serch": true})).is_err());
+}
+
+#[test]
 fn session_serialises_to_group_names() {
     let mut s = Session::<Agent>::new();
     s.activate(AgentGroup::Scraping);
