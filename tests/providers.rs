@@ -1900,3 +1900,1080 @@ fn golden_mcp() {
         })
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Which tools are strict, and why the others are not.
+// ---------------------------------------------------------------------------------------
+
+const MAP_REASON: &str = "is an object with free-form keys (a map such as `HashMap<String, _>`); strict mode needs every property declared";
+
+fn table(rows: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    rows.iter().map(|(n, s)| (*n, (*s).to_owned())).collect()
+}
+
+#[test]
+fn strictness_of_each_tool() {
+    let kit = kit();
+    let openai = table(&[
+        ("reset_tools", "strict"),
+        ("ping", "strict"),
+        ("search", "strict"),
+        (
+            "tag",
+            &format!("fallback: `/properties/weights` {MAP_REASON}"),
+        ),
+        ("tree", "strict"),
+        (
+            "numbers",
+            "fallback: `/properties/retries` may be omitted but cannot be null (a `#[serde(default)]` field that is not an `Option`); OpenAI strict mode requires every property, optional ones as a union with null",
+        ),
+    ]);
+    assert_eq!(
+        strictness_table(&Rendered::new(&kit, Provider::OpenAiChat)),
+        openai
+    );
+    assert_eq!(
+        strictness_table(&Rendered::new(&kit, Provider::OpenAiResponses)),
+        openai
+    );
+    assert_eq!(
+        strictness_table(&Rendered::new(&kit, Provider::AnthropicStrict)),
+        table(&[
+            ("reset_tools", "strict"),
+            ("ping", "strict"),
+            ("search", "strict"),
+            (
+                "tag",
+                &format!("fallback: `/properties/weights` {MAP_REASON}")
+            ),
+            (
+                "tree",
+                "fallback: `/$defs/Node` is recursive (the type contains itself); Anthropic strict mode does not support recursive schemas",
+            ),
+            ("numbers", "strict"),
+        ])
+    );
+    for provider in [
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::GeminiLegacy,
+        Provider::Mcp,
+    ] {
+        let rendered = Rendered::new(&kit, provider);
+        assert!(
+            rendered
+                .entries()
+                .all(|e| *e.strictness == Strictness::NotApplicable),
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn strictness_of_more_argument_shapes() {
+    let zoo = zoo::kit();
+    let prefix = |who: &str| {
+        format!(
+            "fallback: `/properties/both` uses `prefixItems`, which {who} strict mode does not support"
+        )
+    };
+    let not_object = |who: &str| {
+        format!(
+            "fallback: the schema has a root that is not `\"type\": \"object\"`, which {who} strict mode requires"
+        )
+    };
+    let any_value = "fallback: `/properties/items/items` accepts any JSON value (a `serde_json::Value`); strict mode needs a typed schema";
+    assert_eq!(
+        strictness_table(&Rendered::new(&zoo, Provider::OpenAiChat)),
+        table(&[
+            ("set", "strict"),
+            ("pair", &prefix("OpenAI")),
+            ("maybe", "strict"),
+            (
+                "btree",
+                &format!("fallback: `/properties/map` {MAP_REASON}")
+            ),
+            ("enums", "strict"),
+            ("flat", "strict"),
+            ("scalars", "strict"),
+            ("constrained", "strict"),
+            ("values", any_value),
+            ("linked", "strict"),
+            (
+                "deep",
+                "fallback: the schema nests objects 13 levels deep; OpenAI strict mode allows 10"
+            ),
+            ("command", &not_object("OpenAI")),
+        ])
+    );
+    assert_eq!(
+        strictness_table(&Rendered::new(&zoo, Provider::AnthropicStrict)),
+        table(&[
+            ("set", "strict"),
+            ("pair", &prefix("Anthropic")),
+            ("maybe", "strict"),
+            (
+                "btree",
+                &format!("fallback: `/properties/map` {MAP_REASON}")
+            ),
+            ("enums", "strict"),
+            ("flat", "strict"),
+            ("scalars", "strict"),
+            ("constrained", "strict"),
+            ("values", any_value),
+            (
+                "linked",
+                "fallback: `/$defs/Link` is recursive (the type contains itself); Anthropic strict mode does not support recursive schemas",
+            ),
+            ("deep", "strict"),
+            ("command", &not_object("Anthropic")),
+        ])
+    );
+}
+
+#[test]
+fn constraints_and_formats_in_strict_schemas() {
+    let zoo = zoo::kit();
+    let constrained = |provider| {
+        let def = definition(&Rendered::new(&zoo, provider), "constrained");
+        let def = if provider == Provider::OpenAiChat {
+            def["function"].clone()
+        } else {
+            def
+        };
+        let key = if provider == Provider::OpenAiChat {
+            "parameters"
+        } else {
+            "input_schema"
+        };
+        def[key]["properties"].clone()
+    };
+    // OpenAI: lengths, patterns, ranges, item counts and the `uri` format are dropped.
+    assert_eq!(
+        constrained(Provider::OpenAiChat),
+        json!({
+            "name": {"type": "string", "description": "A name."},
+            "count": {"type": "integer", "description": "A count."},
+            "email": {"type": "string", "format": "email", "description": "An email address."},
+            "url": {"type": "string", "description": "A web address."},
+            "rgb": {"type": "array", "items": {"type": "integer"}, "description": "Three bytes."},
+            "words": {"type": "array", "items": {"type": "string"}, "description": "At least one word."},
+        })
+    );
+    // Anthropic keeps `uri` and a `minItems` of 0 or 1, not a `minItems` of 3.
+    assert_eq!(
+        constrained(Provider::AnthropicStrict),
+        json!({
+            "name": {"type": "string", "description": "A name."},
+            "count": {"type": "integer", "description": "A count."},
+            "email": {"type": "string", "format": "email", "description": "An email address."},
+            "url": {"type": "string", "format": "uri", "description": "A web address."},
+            "rgb": {"type": "array", "items": {"type": "integer"}, "description": "Three bytes."},
+            "words": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "At least one word."},
+        })
+    );
+}
+
+#[test]
+fn a_non_strict_tool_keeps_its_full_schema() {
+    let kit = kit();
+    let tag = kit
+        .all_definitions()
+        .find(|d| d.name == "tag")
+        .expect("tag");
+    let rendered = definition(&Rendered::new(&kit, Provider::OpenAiResponses), "tag");
+    assert_eq!(rendered["strict"], json!(false));
+    // Only the `true` subschema of `serde_json::Value` is spelled as `{}` (here it carries a
+    // description, so nothing changes at all).
+    assert_eq!(rendered["parameters"], tag.input_schema);
+}
+
+// ---------------------------------------------------------------------------------------
+// Anthropic's per-request budgets of strict tools.
+// ---------------------------------------------------------------------------------------
+
+mod budget {
+    use super::*;
+
+    macro_rules! simple_tools {
+        ($($name:ident),*) => {$(
+            /// A tool with one required parameter.
+            #[tool]
+            pub fn $name(x: u8) -> u8 {
+                x
+            }
+        )*};
+    }
+    simple_tools!(
+        t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15, t16, t17, t18,
+        t19, t20, t21
+    );
+
+    #[tool_group(
+        name = "many",
+        description = "Many tools.",
+        tools = [t01, t02, t03, t04, t05, t06, t07, t08, t09, t10, t11, t12, t13, t14, t15, t16, t17, t18, t19, t20, t21]
+    )]
+    pub struct Many;
+
+    #[toolkit]
+    pub struct ManyKit {
+        #[basic]
+        pub many: Many,
+    }
+
+    macro_rules! optional_tools {
+        ($($name:ident: $($p:ident),*;)*) => {$(
+            /// A tool with optional parameters that are not unions.
+            #[tool]
+            pub fn $name($(#[serde(default)] $p: u8),*) -> u32 {
+                0 $(+ u32::from($p))*
+            }
+        )*};
+    }
+    optional_tools! {
+        opt_a: a, b, c, d, e;
+        opt_b: a, b, c, d, e;
+        opt_c: a, b, c, d, e;
+        opt_d: a, b, c, d, e;
+        opt_e: a, b, c, d, e;
+        opt_f: a, b, c, d;
+    }
+
+    #[tool_group(name = "optional", description = "Optional parameters.", tools = [opt_a, opt_b, opt_c, opt_d, opt_e, opt_f])]
+    pub struct Optional;
+
+    #[toolkit]
+    pub struct OptionalKit {
+        #[basic]
+        pub optional: Optional,
+    }
+
+    macro_rules! union_tools {
+        ($($name:ident),*) => {$(
+            /// A tool with five `Option` parameters: optional, and unions with null.
+            #[tool]
+            pub fn $name(a: Option<u8>, b: Option<u8>, c: Option<u8>, d: Option<u8>, e: Option<u8>) -> usize {
+                [a, b, c, d, e].iter().flatten().count()
+            }
+        )*};
+    }
+    union_tools!(uni_a, uni_b, uni_c, uni_d);
+
+    #[tool_group(name = "unions", description = "Union parameters.", tools = [uni_a, uni_b, uni_c, uni_d])]
+    pub struct Unions;
+
+    #[toolkit]
+    pub struct UnionKit {
+        #[basic]
+        pub unions: Unions,
+    }
+}
+
+fn fallbacks<R: Registry>(rendered: &Rendered<R>) -> Vec<(&'static str, String)> {
+    strictness_table(rendered)
+        .into_iter()
+        .filter(|(_, s)| s != "strict")
+        .collect()
+}
+
+#[test]
+fn anthropic_strict_budgets_are_spent_in_listing_order() {
+    let many = Toolkit::new(budget::ManyKit { many: budget::Many });
+    let rendered = Rendered::new(&many, Provider::AnthropicStrict);
+    assert_eq!(rendered.len(), 21);
+    assert_eq!(
+        fallbacks(&rendered),
+        table(&[(
+            "t21",
+            "fallback: the schema would pass Anthropic's per-request limit of 20 strict tools across strict tools, spent by the tools listed before it",
+        )])
+    );
+    assert_eq!(ANTHROPIC_MAX_STRICT_TOOLS, 20);
+
+    let optional = Toolkit::new(budget::OptionalKit {
+        optional: budget::Optional,
+    });
+    let rendered = Rendered::new(&optional, Provider::AnthropicStrict);
+    // 4 x 5 optional parameters fit in 24; a fifth tool of 5 does not; one of 4 still fits.
+    assert_eq!(
+        fallbacks(&rendered),
+        table(&[(
+            "opt_e",
+            "fallback: the schema would pass Anthropic's per-request limit of 24 optional parameters across strict tools, spent by the tools listed before it",
+        )])
+    );
+    assert_eq!(ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, 24);
+
+    let unions = Toolkit::new(budget::UnionKit {
+        unions: budget::Unions,
+    });
+    let rendered = Rendered::new(&unions, Provider::AnthropicStrict);
+    assert_eq!(
+        fallbacks(&rendered),
+        table(&[(
+            "uni_d",
+            "fallback: the schema would pass Anthropic's per-request limit of 16 union-typed parameters across strict tools, spent by the tools listed before it",
+        )])
+    );
+    assert_eq!(ANTHROPIC_MAX_STRICT_UNION_PARAMS, 16);
+
+    // OpenAI has no such budget.
+    assert!(fallbacks(&Rendered::new(&many, Provider::OpenAiChat)).is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// The strict-mode rules, checked on every object of every schema marked strict. The checks
+// are written from PROVIDERS.md, independently of the renderer's code.
+// ---------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rules {
+    OpenAi,
+    Anthropic,
+}
+
+/// Keywords neither strict mode accepts (numeric and length constraints included: OpenAI's
+/// list in PROVIDERS.md and Anthropic's "no numeric or length constraints").
+const NEVER_IN_STRICT: &[&str] = &[
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "oneOf",
+    "default",
+    "patternProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "prefixItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "maxItems",
+];
+
+fn allowed_formats(rules: Rules) -> &'static [&'static str] {
+    match rules {
+        Rules::OpenAi => &[
+            "date-time",
+            "time",
+            "date",
+            "duration",
+            "email",
+            "hostname",
+            "ipv4",
+            "ipv6",
+            "uuid",
+        ],
+        Rules::Anthropic => &[
+            "date-time",
+            "time",
+            "date",
+            "duration",
+            "email",
+            "hostname",
+            "uri",
+            "ipv4",
+            "ipv6",
+            "uuid",
+        ],
+    }
+}
+
+fn pointer<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    root.pointer(reference.strip_prefix('#')?)
+}
+
+/// Every violation of `rules` in a strict schema.
+fn strict_violations(rules: Rules, root: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if root.get("type") != Some(&json!("object")) {
+        problems.push("root: not `\"type\": \"object\"`".to_owned());
+    }
+    if root.get("anyOf").is_some() {
+        problems.push("root: `anyOf` at the root".to_owned());
+    }
+    check_node(rules, root, root, "", true, &mut problems);
+    if rules == Rules::Anthropic {
+        if let Some(cycle) = find_cycle(root) {
+            problems.push(format!("{cycle}: recursive"));
+        }
+    }
+    problems
+}
+
+fn check_node(
+    rules: Rules,
+    node: &Value,
+    root: &Value,
+    path: &str,
+    is_root: bool,
+    problems: &mut Vec<String>,
+) {
+    let Value::Object(map) = node else {
+        problems.push(format!("{path}: a boolean schema"));
+        return;
+    };
+    if let Some(reference) = map.get("$ref") {
+        if map.len() > 1 {
+            problems.push(format!("{path}: `$ref` with sibling keywords"));
+        }
+        if reference.as_str().and_then(|r| pointer(root, r)).is_none() {
+            problems.push(format!("{path}: `$ref` to nothing"));
+        }
+        return;
+    }
+    for key in map.keys() {
+        if NEVER_IN_STRICT.contains(&key.as_str()) || (key == "$defs" && !is_root) {
+            problems.push(format!("{path}: `{key}`"));
+        }
+    }
+    match (rules, map.get("minItems")) {
+        (_, None) => {}
+        (Rules::Anthropic, Some(n)) if *n == json!(0) || *n == json!(1) => {}
+        (_, Some(n)) => problems.push(format!("{path}: `minItems` {n}")),
+    }
+    if let Some(format) = map.get("format") {
+        if !format
+            .as_str()
+            .is_some_and(|f| allowed_formats(rules).contains(&f))
+        {
+            problems.push(format!("{path}: format {format}"));
+        }
+    }
+    let types: Vec<&str> = match map.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if types.is_empty() && !map.contains_key("anyOf") && !map.contains_key("enum") {
+        problems.push(format!("{path}: no type"));
+    }
+    if types.contains(&"object") {
+        if map.get("additionalProperties") != Some(&json!(false)) {
+            problems.push(format!("{path}: not `additionalProperties: false`"));
+        }
+        let properties: BTreeSet<&str> = match map.get("properties") {
+            Some(Value::Object(p)) => p.keys().map(String::as_str).collect(),
+            _ => {
+                problems.push(format!("{path}: no `properties`"));
+                BTreeSet::new()
+            }
+        };
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let required_set: BTreeSet<&str> = required.iter().copied().collect();
+        if required_set.len() != required.len() {
+            problems.push(format!("{path}: duplicate `required` names"));
+        }
+        match rules {
+            Rules::OpenAi if required_set != properties => {
+                problems.push(format!("{path}: `required` is not every property"));
+            }
+            Rules::Anthropic if !required_set.is_subset(&properties) => {
+                problems.push(format!("{path}: `required` names an undeclared property"));
+            }
+            _ => {}
+        }
+    }
+    if types.contains(&"array") && !map.get("items").is_some_and(Value::is_object) {
+        problems.push(format!("{path}: an array without an item schema"));
+    }
+    if let Some(Value::Object(props)) = map.get("properties") {
+        for (name, sub) in props {
+            check_node(
+                rules,
+                sub,
+                root,
+                &format!("{path}/properties/{name}"),
+                false,
+                problems,
+            );
+        }
+    }
+    if let Some(items) = map.get("items") {
+        check_node(
+            rules,
+            items,
+            root,
+            &format!("{path}/items"),
+            false,
+            problems,
+        );
+    }
+    if let Some(Value::Array(members)) = map.get("anyOf") {
+        for (i, sub) in members.iter().enumerate() {
+            check_node(
+                rules,
+                sub,
+                root,
+                &format!("{path}/anyOf/{i}"),
+                false,
+                problems,
+            );
+        }
+    }
+    if is_root {
+        if let Some(Value::Object(defs)) = map.get("$defs") {
+            for (name, sub) in defs {
+                check_node(rules, sub, root, &format!("/$defs/{name}"), false, problems);
+            }
+        }
+    }
+}
+
+/// A reference cycle reachable from the root, if any.
+fn find_cycle(root: &Value) -> Option<String> {
+    fn refs(node: &Value, out: &mut Vec<String>) {
+        match node {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if key == "$ref" {
+                        out.extend(value.as_str().map(str::to_owned));
+                    } else if key != "$defs" {
+                        refs(value, out);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| refs(i, out)),
+            _ => {}
+        }
+    }
+    fn visit(at: &str, root: &Value, path: &mut Vec<String>) -> Option<String> {
+        if path.iter().any(|p| p == at) {
+            return Some(at.to_owned());
+        }
+        let mut next = Vec::new();
+        refs(pointer(root, at)?, &mut next);
+        path.push(at.to_owned());
+        let found = next.iter().find_map(|n| visit(n, root, path));
+        path.pop();
+        found
+    }
+    visit("#", root, &mut Vec::new())
+}
+
+/// (optional properties, union-typed schemas) of a schema, counted as Anthropic's limits read.
+fn anthropic_costs(root: &Value) -> (usize, usize) {
+    fn walk(node: &Value, optional: &mut usize, unions: &mut usize) {
+        let Value::Object(map) = node else { return };
+        if map.contains_key("anyOf") || map.get("type").is_some_and(Value::is_array) {
+            *unions += 1;
+        }
+        if let Some(Value::Object(props)) = map.get("properties") {
+            let required = map
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            *optional += props
+                .keys()
+                .filter(|k| !required.contains(&json!(k)))
+                .count();
+        }
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                ("properties" | "$defs", Value::Object(subs)) => {
+                    subs.values().for_each(|s| walk(s, optional, unions))
+                }
+                ("anyOf", Value::Array(subs)) => {
+                    subs.iter().for_each(|s| walk(s, optional, unions))
+                }
+                ("items", sub) => walk(sub, optional, unions),
+                _ => {}
+            }
+        }
+    }
+    let (mut optional, mut unions) = (0, 0);
+    walk(root, &mut optional, &mut unions);
+    (optional, unions)
+}
+
+#[test]
+fn the_strict_rule_checks_catch_violations() {
+    let fine = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false});
+    assert_eq!(
+        strict_violations(Rules::OpenAi, &fine),
+        Vec::<String>::new()
+    );
+    let open = json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}, "required": []});
+    assert_eq!(
+        strict_violations(Rules::OpenAi, &open),
+        [
+            ": not `additionalProperties: false`",
+            ": `required` is not every property",
+            "/properties/a: `minLength`",
+        ]
+    );
+    let recursive = json!({
+        "type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}, "required": ["n"], "additionalProperties": false,
+        "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}, "required": ["next"], "additionalProperties": false}},
+    });
+    assert_eq!(
+        strict_violations(Rules::OpenAi, &recursive),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        strict_violations(Rules::Anthropic, &recursive),
+        vec!["#/$defs/N: recursive".to_owned()]
+    );
+    let sibling = json!({"type": "object", "properties": {"n": {"$ref": "#/$defs/N", "description": "d"}}, "required": ["n"], "additionalProperties": false, "$defs": {"N": {"type": "string"}}});
+    assert_eq!(
+        strict_violations(Rules::Anthropic, &sibling),
+        vec!["/properties/n: `$ref` with sibling keywords".to_owned()]
+    );
+}
+
+#[test]
+fn strict_rules_hold_on_every_schema_marked_strict() {
+    let kit = kit();
+    let zoo = zoo::kit();
+    // How many schemas each provider marks strict across the four toolkits.
+    for (provider, rules, expected) in [
+        (Provider::OpenAiChat, Rules::OpenAi, 15),
+        (Provider::OpenAiResponses, Rules::OpenAi, 15),
+        (Provider::AnthropicStrict, Rules::Anthropic, 19),
+    ] {
+        let listings = [
+            Rendered::new(&kit, provider).all_tools_value(),
+            Rendered::new(&zoo, provider).all_tools_value(),
+            Rendered::new(
+                &Toolkit::new(budget::OptionalKit {
+                    optional: budget::Optional,
+                }),
+                provider,
+            )
+            .all_tools_value(),
+            Rendered::new(
+                &Toolkit::new(budget::UnionKit {
+                    unions: budget::Unions,
+                }),
+                provider,
+            )
+            .all_tools_value(),
+        ];
+        let mut checked = 0;
+        for listing in &listings {
+            let mut spent = (0, 0, 0);
+            for found in schemas_of(provider, listing)
+                .into_iter()
+                .filter(|f| f.strict)
+            {
+                let problems = strict_violations(rules, &found.schema);
+                assert!(
+                    problems.is_empty(),
+                    "{provider} `{}` {}: {problems:#?}",
+                    found.tool,
+                    found.field
+                );
+                let (optional, unions) = anthropic_costs(&found.schema);
+                spent = (spent.0 + 1, spent.1 + optional, spent.2 + unions);
+                checked += 1;
+            }
+            if rules == Rules::Anthropic {
+                assert!(spent.0 <= ANTHROPIC_MAX_STRICT_TOOLS, "{spent:?}");
+                assert!(spent.1 <= ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, "{spent:?}");
+                assert!(spent.2 <= ANTHROPIC_MAX_STRICT_UNION_PARAMS, "{spent:?}");
+            }
+        }
+        assert_eq!(checked, expected, "{provider}: strict schemas checked");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Validity against the JSON Schema 2020-12 meta-schema.
+//
+// The `jsonschema` crate would add some thirty crates (and a TLS stack with its default
+// features) to the lock file for one test, so this is a small evaluator of exactly the
+// keywords the official meta-schema documents use (below, verbatim from json-schema.org),
+// which panics on any other keyword rather than ignoring it. `$dynamicRef: "#meta"` resolves
+// to the top meta-schema, which is its meaning when validation starts there (as here).
+// ---------------------------------------------------------------------------------------
+
+mod meta {
+    use std::collections::HashMap;
+
+    use serde_json::Value;
+
+    const ROOT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+    /// The 2020-12 meta-schema and its seven vocabulary meta-schemas.
+    const DOCUMENTS: [&str; 8] = [
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/schema","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://json-schema.org/draft/2020-12/vocab/applicator":true,"https://json-schema.org/draft/2020-12/vocab/unevaluated":true,"https://json-schema.org/draft/2020-12/vocab/validation":true,"https://json-schema.org/draft/2020-12/vocab/meta-data":true,"https://json-schema.org/draft/2020-12/vocab/format-annotation":true,"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/unevaluated"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format-annotation"},{"$ref":"meta/content"}],"type":["object","boolean"],"$comment":"This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.","properties":{"definitions":{"$comment":"\"definitions\" has been replaced by \"$defs\".","type":"object","additionalProperties":{"$dynamicRef":"#meta"},"deprecated":true,"default":{}},"dependencies":{"$comment":"\"dependencies\" has been split and replaced by \"dependentSchemas\" and \"dependentRequired\" in order to serve their differing semantics.","type":"object","additionalProperties":{"anyOf":[{"$dynamicRef":"#meta"},{"$ref":"meta/validation#/$defs/stringArray"}]},"deprecated":true,"default":{}},"$recursiveAnchor":{"$comment":"\"$recursiveAnchor\" has been replaced by \"$dynamicAnchor\".","$ref":"meta/core#/$defs/anchorString","deprecated":true},"$recursiveRef":{"$comment":"\"$recursiveRef\" has been replaced by \"$dynamicRef\".","$ref":"meta/core#/$defs/uriReferenceString","deprecated":true}}}"##,
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/core","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true},"$dynamicAnchor":"meta","title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"$ref":"#/$defs/uriReferenceString","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"$ref":"#/$defs/uriString"},"$ref":{"$ref":"#/$defs/uriReferenceString"},"$anchor":{"$ref":"#/$defs/anchorString"},"$dynamicRef":{"$ref":"#/$defs/uriReferenceString"},"$dynamicAnchor":{"$ref":"#/$defs/anchorString"},"$vocabulary":{"type":"object","propertyNames":{"$ref":"#/$defs/uriString"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"}}},"$defs":{"anchorString":{"type":"string","pattern":"^[A-Za-z_][-A-Za-z0-9._]*$"},"uriString":{"type":"string","format":"uri"},"uriReferenceString":{"type":"string","format":"uri-reference"}}}"##,
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/applicator":true},"$dynamicAnchor":"meta","title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"prefixItems":{"$ref":"#/$defs/schemaArray"},"items":{"$dynamicRef":"#meta"},"contains":{"$dynamicRef":"#meta"},"additionalProperties":{"$dynamicRef":"#meta"},"properties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"propertyNames":{"$dynamicRef":"#meta"},"if":{"$dynamicRef":"#meta"},"then":{"$dynamicRef":"#meta"},"else":{"$dynamicRef":"#meta"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$dynamicRef":"#meta"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$dynamicRef":"#meta"}}}}"##,
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/unevaluated","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/unevaluated":true},"$dynamicAnchor":"meta","title":"Unevaluated applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"unevaluatedItems":{"$dynamicRef":"#meta"},"unevaluatedProperties":{"$dynamicRef":"#meta"}}}"##,
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/validation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/validation":true},"$dynamicAnchor":"meta","title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]},"const":true,"enum":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}"##,
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/meta-data":true},"$dynamicAnchor":"meta","title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}"##,
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/format-annotation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/format-annotation":true},"$dynamicAnchor":"meta","title":"Format vocabulary meta-schema for annotation results","type":["object","boolean"],"properties":{"format":{"type":"string"}}}"##,
+        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/content","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentEncoding":{"type":"string"},"contentMediaType":{"type":"string"},"contentSchema":{"$dynamicRef":"#meta"}}}"##,
+    ];
+
+    pub struct Validator {
+        documents: HashMap<String, Value>,
+    }
+
+    impl Validator {
+        pub fn new() -> Self {
+            let documents = DOCUMENTS
+                .iter()
+                .map(|text| {
+                    let doc: Value = serde_json::from_str(text).expect("a meta-schema document");
+                    (doc["$id"].as_str().expect("an $id").to_owned(), doc)
+                })
+                .collect();
+            Validator { documents }
+        }
+
+        /// Every place where `schema` is not a valid 2020-12 schema.
+        pub fn errors(&self, schema: &Value) -> Vec<String> {
+            let mut errors = Vec::new();
+            self.eval(schema, &self.documents[ROOT], ROOT, "", &mut errors);
+            // The vocabularies repeat some checks (`type` in each): report each failure once.
+            let mut seen = std::collections::HashSet::new();
+            errors.retain(|e| seen.insert(e.clone()));
+            errors
+        }
+
+        fn resolve(&self, base: &str, reference: &str) -> (&Value, String) {
+            let (doc, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+            let uri = if doc.is_empty() {
+                base.to_owned()
+            } else {
+                format!(
+                    "{}{doc}",
+                    &base[..=base.rfind('/').expect("an absolute base")]
+                )
+            };
+            let document = &self.documents[&uri];
+            let target = if fragment.is_empty() {
+                document
+            } else {
+                document
+                    .pointer(fragment)
+                    .unwrap_or_else(|| panic!("no {fragment} in {uri}"))
+            };
+            (target, uri)
+        }
+
+        fn eval(
+            &self,
+            instance: &Value,
+            schema: &Value,
+            base: &str,
+            path: &str,
+            errors: &mut Vec<String>,
+        ) {
+            let map = match schema {
+                Value::Bool(true) => return,
+                Value::Bool(false) => {
+                    return errors.push(format!("{path}: no value is allowed here"));
+                }
+                Value::Object(map) => map,
+                _ => panic!("not a schema: {schema}"),
+            };
+            let base = map.get("$id").and_then(Value::as_str).unwrap_or(base);
+            for (keyword, value) in map {
+                match keyword.as_str() {
+                    "$schema" | "$id" | "$vocabulary" | "$dynamicAnchor" | "$comment" | "$defs"
+                    | "title" | "description" | "default" | "deprecated" | "format" => {}
+                    "$ref" => {
+                        let (target, uri) =
+                            self.resolve(base, value.as_str().expect("a reference"));
+                        self.eval(instance, target, &uri, path, errors);
+                    }
+                    "$dynamicRef" => {
+                        assert_eq!(
+                            value, "#meta",
+                            "the only dynamic reference of the meta-schema"
+                        );
+                        self.eval(instance, &self.documents[ROOT], ROOT, path, errors);
+                    }
+                    "allOf" => {
+                        for sub in value.as_array().expect("a list") {
+                            self.eval(instance, sub, base, path, errors);
+                        }
+                    }
+                    "anyOf" => {
+                        let passes = value.as_array().expect("a list").iter().any(|sub| {
+                            let mut inner = Vec::new();
+                            self.eval(instance, sub, base, path, &mut inner);
+                            inner.is_empty()
+                        });
+                        if !passes {
+                            errors.push(format!("{path}: matches no `anyOf` alternative"));
+                        }
+                    }
+                    "type" => {
+                        let fits = |t: &Value| match t.as_str().expect("a type name") {
+                            "object" => instance.is_object(),
+                            "array" => instance.is_array(),
+                            "string" => instance.is_string(),
+                            "boolean" => instance.is_boolean(),
+                            "null" => instance.is_null(),
+                            "number" => instance.is_number(),
+                            "integer" => instance.as_f64().is_some_and(|n| n.fract() == 0.0),
+                            other => panic!("unknown type {other}"),
+                        };
+                        let ok = match value {
+                            Value::Array(types) => types.iter().any(fits),
+                            single => fits(single),
+                        };
+                        if !ok {
+                            errors.push(format!("{path}: not of type {value}"));
+                        }
+                    }
+                    "enum" => {
+                        if !value.as_array().expect("a list").contains(instance) {
+                            errors.push(format!("{path}: not one of {value}"));
+                        }
+                    }
+                    "properties" => {
+                        if let Value::Object(object) = instance {
+                            for (name, sub) in value.as_object().expect("an object") {
+                                if let Some(member) = object.get(name) {
+                                    self.eval(member, sub, base, &format!("{path}/{name}"), errors);
+                                }
+                            }
+                        }
+                    }
+                    "additionalProperties" => {
+                        assert!(
+                            !map.contains_key("patternProperties"),
+                            "not used by the meta-schema"
+                        );
+                        if let Value::Object(object) = instance {
+                            let declared = map.get("properties").and_then(Value::as_object);
+                            for (name, member) in object {
+                                if !declared.is_some_and(|d| d.contains_key(name)) {
+                                    self.eval(
+                                        member,
+                                        value,
+                                        base,
+                                        &format!("{path}/{name}"),
+                                        errors,
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    "propertyNames" => {
+                        if let Value::Object(object) = instance {
+                            for name in object.keys() {
+                                let key = Value::String(name.clone());
+                                self.eval(
+                                    &key,
+                                    value,
+                                    base,
+                                    &format!("{path}/{name} (name)"),
+                                    errors,
+                                );
+                            }
+                        }
+                    }
+                    "items" => {
+                        if let Value::Array(items) = instance {
+                            for (i, item) in items.iter().enumerate() {
+                                self.eval(item, value, base, &format!("{path}/{i}"), errors);
+                            }
+                        }
+                    }
+                    "minItems" => {
+                        let min = value.as_u64().expect("a count") as usize;
+                        if instance.as_array().is_some_and(|a| a.len() < min) {
+                            errors.push(format!("{path}: fewer than {min} items"));
+                        }
+                    }
+                    "uniqueItems" => {
+                        if value == true {
+                            if let Value::Array(items) = instance {
+                                let repeated = items
+                                    .iter()
+                                    .enumerate()
+                                    .any(|(i, a)| items[..i].contains(a));
+                                if repeated {
+                                    errors.push(format!("{path}: repeated items"));
+                                }
+                            }
+                        }
+                    }
+                    "minimum" => {
+                        if instance
+                            .as_f64()
+                            .is_some_and(|n| n < value.as_f64().expect("a number"))
+                        {
+                            errors.push(format!("{path}: below {value}"));
+                        }
+                    }
+                    "exclusiveMinimum" => {
+                        if instance
+                            .as_f64()
+                            .is_some_and(|n| n <= value.as_f64().expect("a number"))
+                        {
+                            errors.push(format!("{path}: not above {value}"));
+                        }
+                    }
+                    "pattern" => {
+                        if let Value::String(s) = instance {
+                            if !matches_pattern(value.as_str().expect("a pattern"), s) {
+                                errors.push(format!("{path}: does not match {value}"));
+                            }
+                        }
+                    }
+                    other => panic!("the meta-schema evaluator does not know `{other}`"),
+                }
+            }
+        }
+    }
+
+    /// The two patterns of the meta-schema, matched by hand (no regex engine here).
+    fn matches_pattern(pattern: &str, s: &str) -> bool {
+        match pattern {
+            // `$id`: no fragment, except an empty one.
+            "^[^#]*#?$" => s.find('#').is_none_or(|i| i == s.len() - 1),
+            // `$anchor` and `$dynamicAnchor`.
+            "^[A-Za-z_][-A-Za-z0-9._]*$" => {
+                let mut chars = s.chars();
+                chars
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+            }
+            other => panic!("the meta-schema evaluator does not know the pattern {other}"),
+        }
+    }
+}
+
+#[test]
+fn the_meta_schema_check_accepts_valid_and_rejects_invalid_schemas() {
+    let validator = meta::Validator::new();
+    for valid in [
+        json!(true),
+        json!({}),
+        json!({"type": ["integer", "null"], "minimum": 0, "format": "uint32"}),
+        json!({"$id": "https://example.com/s#", "$anchor": "_a-1.b", "$defs": {"x": false}, "$ref": "#/$defs/x"}),
+        json!({"properties": {"a": {"anyOf": [{"const": 1}, {"enum": [null]}]}}, "required": ["a"], "x-custom": 1}),
+        json!({"type": "object", "nullable": true, "properties": {}}),
+    ] {
+        assert_eq!(validator.errors(&valid), Vec::<String>::new(), "{valid}");
+    }
+    for (invalid, error) in [
+        (json!(3), ": not of type [\"object\",\"boolean\"]"),
+        (
+            json!({"type": "strin"}),
+            "/type: matches no `anyOf` alternative",
+        ),
+        (json!({"type": []}), "/type: matches no `anyOf` alternative"),
+        (json!({"required": "a"}), "/required: not of type \"array\""),
+        (json!({"required": ["a", "a"]}), "/required: repeated items"),
+        (
+            json!({"properties": {"a": 5}}),
+            "/properties/a: not of type [\"object\",\"boolean\"]",
+        ),
+        (
+            json!({"properties": {"a": {"properties": {"b": {"type": 1}}}}}),
+            "/properties/a/properties/b/type: matches no `anyOf` alternative",
+        ),
+        (json!({"minLength": -1}), "/minLength: below 0"),
+        (
+            json!({"maxItems": 1.5}),
+            "/maxItems: not of type \"integer\"",
+        ),
+        (
+            json!({"items": [{"type": "string"}]}),
+            "/items: not of type [\"object\",\"boolean\"]",
+        ),
+        (json!({"anyOf": []}), "/anyOf: fewer than 1 items"),
+        (json!({"enum": 3}), "/enum: not of type \"array\""),
+        (json!({"multipleOf": 0}), "/multipleOf: not above 0"),
+        (
+            json!({"$defs": {"a": "b"}}),
+            "/$defs/a: not of type [\"object\",\"boolean\"]",
+        ),
+        (
+            json!({"additionalProperties": {"format": 3}}),
+            "/additionalProperties/format: not of type \"string\"",
+        ),
+        (
+            json!({"$anchor": "1a"}),
+            "/$anchor: does not match \"^[A-Za-z_][-A-Za-z0-9._]*$\"",
+        ),
+        (json!({"$id": "a#b"}), "/$id: does not match \"^[^#]*#?$\""),
+        (
+            json!({"dependentRequired": {"a": [1]}}),
+            "/dependentRequired/a/0: not of type \"string\"",
+        ),
+    ] {
+        assert_eq!(
+            validator.errors(&invalid),
+            vec![error.to_owned()],
+            "{invalid}"
+        );
+    }
+}
+
+/// Every schema a provider rendering contains, canonical schemas included.
+fn every_schema() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    let kit = kit();
+    let zoo = zoo::kit();
+    for definition in kit.all_definitions().chain(zoo.all_definitions()) {
+        out.push((
+            format!("canonical {}", definition.name),
+            definition.input_schema.clone(),
+        ));
+        if let Some(output) = &definition.output_schema {
+            out.push((
+                format!("canonical output {}", definition.name),
+                output.clone(),
+            ));
+        }
+    }
+    for provider in Provider::ALL {
+        for listing in [
+            Rendered::new(&kit, *provider).all_tools_value(),
+            Rendered::new(&zoo, *provider).all_tools_value(),
+        ] {
+            for found in schemas_of(*provider, &listing) {
+                out.push((
+                    format!("{provider} {} {}", found.tool, found.field),
+                    found.schema,
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_produced_schema_is_valid_json_schema_2020_12() {
+    let validator = meta::Validator::new();
+    let schemas = every_schema();
+    // 18 tools x 2 canonical entries at most, then every provider's schemas.
+    assert!(schemas.len() > 150, "{}", schemas.len());
+    for (label, schema) in &schemas {
+        assert_eq!(
+            validator.errors(schema),
+            Vec::<String>::new(),
+            "{label}: {schema}"
+        );
+    }
+}

@@ -201,15 +201,21 @@ pub(crate) struct Stats {
     pub(crate) properties: usize,
     /// Properties that may be omitted.
     pub(crate) optional: usize,
-    /// Properties whose schema is a union (`anyOf`, or a list of types).
+    /// Schemas that are unions (`anyOf`, or a list of types).
     pub(crate) unions: usize,
     /// Values of every `enum`.
     pub(crate) enum_values: usize,
 }
 
-/// Count properties, optional and union-typed properties and enum values of a schema.
+/// Count properties, optional properties, union-typed schemas and enum values of a schema.
+///
+/// Every union in the schema counts (a property's own `anyOf`, and one inside a definition it
+/// refers to), which is at least what Anthropic's limit on union-typed parameters counts.
 pub(crate) fn count(schema: &Value, stats: &mut Stats) {
     let Value::Object(map) = schema else { return };
+    if is_union(schema) {
+        stats.unions += 1;
+    }
     if let Some(Value::Object(props)) = map.get("properties") {
         stats.properties += props.len();
         let required: BTreeSet<&str> = map
@@ -217,14 +223,10 @@ pub(crate) fn count(schema: &Value, stats: &mut Stats) {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        for (name, prop) in props {
-            if !required.contains(name.as_str()) {
-                stats.optional += 1;
-            }
-            if is_union(prop) {
-                stats.unions += 1;
-            }
-        }
+        stats.optional += props
+            .keys()
+            .filter(|name| !required.contains(name.as_str()))
+            .count();
     }
     if let Some(Value::Array(values)) = map.get("enum") {
         stats.enum_values += values.len();
