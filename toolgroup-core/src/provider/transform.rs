@@ -850,9 +850,11 @@ pub(crate) fn loose(schema: &Value) -> Value {
     out
 }
 
-/// The input schema with `"type": "object"` at its root when the root is a union of object
-/// schemas without a type (an `#[args]` enum): every provider, and MCP, requires an object
-/// root. Any other schema is returned unchanged.
+/// The input schema with `"type": "object"` at its root when the root is a union without a
+/// type (an `#[args]` enum): every provider, and MCP, requires an object root. Alternatives
+/// that are not objects (a unit variant's string) are left out: the toolkit refuses
+/// arguments that are not a JSON object, so they could never be called. Any other schema is
+/// returned unchanged.
 pub(crate) fn object_root(schema: &Value) -> Value {
     let Value::Object(map) = schema else {
         return schema.clone();
@@ -860,26 +862,32 @@ pub(crate) fn object_root(schema: &Value) -> Value {
     if map.contains_key("type") {
         return schema.clone();
     }
-    let members = map
-        .get("anyOf")
-        .or_else(|| map.get("oneOf"))
-        .and_then(Value::as_array);
-    let all_objects = members.is_some_and(|m| {
-        !m.is_empty()
-            && m.iter().all(|member| {
-                let target = match member.get("$ref").and_then(Value::as_str) {
-                    Some(r) => resolve(schema, r),
-                    None => Some(member),
-                };
-                target.and_then(|t| t.get("type")).and_then(Value::as_str) == Some("object")
-            })
-    });
-    if !all_objects {
+    let Some((key, Value::Array(members))) = ["anyOf", "oneOf"]
+        .into_iter()
+        .find_map(|k| map.get(k).map(|m| (k, m)))
+    else {
+        return schema.clone();
+    };
+    let is_object = |member: &Value| {
+        let target = match member.get("$ref").and_then(Value::as_str) {
+            Some(r) => resolve(schema, r),
+            None => Some(member),
+        };
+        target.and_then(|t| t.get("type")).and_then(Value::as_str) == Some("object")
+    };
+    let objects: Vec<Value> = members.iter().filter(|m| is_object(m)).cloned().collect();
+    if objects.is_empty() {
         return schema.clone();
     }
     let mut out = Map::new();
     out.insert("type".to_owned(), json!("object"));
-    out.extend(map.clone());
+    for (k, v) in map {
+        if k == key {
+            out.insert(k.clone(), Value::Array(objects.clone()));
+        } else {
+            out.insert(k.clone(), v.clone());
+        }
+    }
     Value::Object(out)
 }
 
@@ -929,8 +937,9 @@ const GEMINI_FORMATS: &[&str] = &["float", "double", "int32", "int64", "enum", "
 /// - `const` becomes a one-value `enum`; enums keep only strings (an enum of other values is
 ///   dropped and its values are named in the description); `null` in an enum becomes
 ///   `nullable`;
-/// - a free-form value (`serde_json::Value`) becomes `{"type": "object"}`, the subset having
-///   no "any" type;
+/// - a free-form value (`serde_json::Value`, or the items of an array that does not type
+///   them) becomes `{"type": "object"}`, the subset having no "any" type; a tuple's items are
+///   its members' schema (or an `anyOf` of them);
 /// - `additionalProperties`, `default`, `title`, `exclusiveMinimum/Maximum`, `uniqueItems`,
 ///   `pattern`, length constraints and every other keyword outside `type`, `format`,
 ///   `description`, `nullable`, `enum`, `properties`, `required`, `items`, `minItems`,
@@ -1030,6 +1039,24 @@ fn legacy(schema: &Value, root: &Value, stack: &mut Vec<String>) -> Value {
             "items" => {
                 out.insert(key.clone(), legacy(value, root, stack));
             }
+            // A tuple: items of its members' schemas (one, or a union of the distinct ones).
+            "prefixItems" if !map.contains_key("items") => {
+                if let Value::Array(members) = value {
+                    let mut distinct: Vec<Value> = Vec::new();
+                    for member in members {
+                        let member = legacy(member, root, stack);
+                        if !distinct.contains(&member) {
+                            distinct.push(member);
+                        }
+                    }
+                    let items = match distinct.len() {
+                        0 => json!({ "type": "object" }),
+                        1 => distinct.remove(0),
+                        _ => json!({ "anyOf": distinct }),
+                    };
+                    out.insert("items".to_owned(), items);
+                }
+            }
             "anyOf" | "oneOf" => {
                 if let Value::Array(members) = value {
                     let mut kept = Vec::new();
@@ -1057,7 +1084,9 @@ fn legacy(schema: &Value, root: &Value, stack: &mut Vec<String>) -> Value {
             _ => {}
         }
     }
+    let mut values_type = None;
     if let Some(values) = described_values {
+        values_type = shared_value_type(&values);
         let listed: Vec<String> = values.iter().map(Value::to_string).collect();
         let note = format!("One of: {}.", listed.join(", "));
         let description = match out.get("description").and_then(Value::as_str) {
@@ -1093,6 +1122,8 @@ fn legacy(schema: &Value, root: &Value, stack: &mut Vec<String>) -> Value {
             } else if !out.contains_key("anyOf") && !out.contains_key("type") {
                 let inferred = if out.contains_key("enum") {
                     "string"
+                } else if let Some(t) = values_type {
+                    t
                 } else if out.contains_key("properties") {
                     "object"
                 } else if out.contains_key("items") {
@@ -1113,12 +1144,34 @@ fn legacy(schema: &Value, root: &Value, stack: &mut Vec<String>) -> Value {
         }
     }
     if out.get("type").and_then(Value::as_str) == Some("array") && !out.contains_key("items") {
-        out.insert("items".to_owned(), json!({ "type": "string" }));
+        // Items of any value, which the subset spells as an object (see above).
+        out.insert("items".to_owned(), json!({ "type": "object" }));
     }
     if nullable {
         out.insert("nullable".to_owned(), Value::Bool(true));
     }
     order_keys(out)
+}
+
+/// The JSON type all the values of a (non-string) enum share, if any.
+fn shared_value_type(values: &[Value]) -> Option<&'static str> {
+    let kind = |v: &Value| match v {
+        Value::Bool(_) => Some("boolean"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        Value::Object(_) => Some("object"),
+        Value::Array(_) => Some("array"),
+        Value::String(_) | Value::Null => None,
+    };
+    let first = kind(values.first()?)?;
+    let all_numbers = values.iter().all(|v| v.is_number());
+    if values.iter().all(|v| kind(v) == Some(first)) {
+        Some(first)
+    } else if all_numbers {
+        Some("number")
+    } else {
+        None
+    }
 }
 
 /// An `anyOf` of string enums (a Rust enum of unit variants with documented variants) as one
