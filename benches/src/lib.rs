@@ -17,6 +17,7 @@ use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde::{Deserialize, Serialize, Serializer};
 use toolgroup::prelude::*;
+use toolgroup::provider::{Provider, Rendered};
 
 // ---------------------------------------------------------------------------------------------
 // call: a three-argument tool returning a structured value.
@@ -216,11 +217,25 @@ impl Serialize for OpenAiChatTool<'_> {
     }
 }
 
-/// Our listing: the session's definitions serialised as the OpenAI Chat `tools` array.
-///
-/// Built on `Toolkit::definitions` plus `serde_json`, because the provider renderers
-/// (`toolgroup::provider`) are not in the tree yet; see BENCHMARKS.md.
-pub fn ours_list_openai_chat(kit: &Toolkit<Big>, session: &Session<Big>) -> String {
+/// Every definition of the big toolkit rendered once for OpenAI Chat Completions (at
+/// start-up, outside the timed loop).
+pub fn ours_rendered(kit: &Toolkit<Big>) -> Rendered<Big> {
+    Rendered::new(kit, Provider::OpenAiChat)
+}
+
+/// Our listing: the session's pre-rendered OpenAI Chat definitions joined into the request's
+/// `tools` array (strict schemas where the tool allows it).
+pub fn ours_list_openai_chat(
+    rendered: &Rendered<Big>,
+    kit: &Toolkit<Big>,
+    session: &Session<Big>,
+) -> String {
+    rendered.tools_json(kit, session)
+}
+
+/// For comparison: the same listing without the renderer, serialising each definition's
+/// canonical schema per call (`Toolkit::definitions` plus `serde_json`), as rmcp does.
+pub fn ours_list_serialised(kit: &Toolkit<Big>, session: &Session<Big>) -> String {
     struct Tools<'k>(&'k Toolkit<Big>, &'k Session<Big>);
     impl Serialize for Tools<'_> {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -66,7 +66,18 @@ fn call_sides_refuse_unknown_fields() {
 #[test]
 fn list_sides_show_the_same_tools() {
     let (kit, session) = ours_big_setup();
-    let ours: Value = serde_json::from_str(&ours_list_openai_chat(&kit, &session)).unwrap();
+    let rendered = ours_rendered(&kit);
+    let serialised: Value = serde_json::from_str(&ours_list_serialised(&kit, &session)).unwrap();
+    let ours: Value =
+        serde_json::from_str(&ours_list_openai_chat(&rendered, &kit, &session)).unwrap();
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&ours), names(&serialised));
     let ours = ours.as_array().unwrap();
     assert_eq!(ours.len(), 101, "reset_tools and 5 groups of 20");
     assert_eq!(ours[0]["function"]["name"], "reset_tools");
