@@ -2311,10 +2311,10 @@ fn strict_violations(rules: Rules, root: &Value) -> Vec<String> {
         problems.push("root: `anyOf` at the root".to_owned());
     }
     check_node(rules, root, root, "", true, &mut problems);
-    if rules == Rules::Anthropic {
-        if let Some(cycle) = find_cycle(root) {
-            problems.push(format!("{cycle}: recursive"));
-        }
+    if rules == Rules::Anthropic
+        && let Some(cycle) = find_cycle(root)
+    {
+        problems.push(format!("{cycle}: recursive"));
     }
     problems
 }
@@ -2350,13 +2350,12 @@ fn check_node(
         (Rules::Anthropic, Some(n)) if *n == json!(0) || *n == json!(1) => {}
         (_, Some(n)) => problems.push(format!("{path}: `minItems` {n}")),
     }
-    if let Some(format) = map.get("format") {
-        if !format
+    if let Some(format) = map.get("format")
+        && !format
             .as_str()
             .is_some_and(|f| allowed_formats(rules).contains(&f))
-        {
-            problems.push(format!("{path}: format {format}"));
-        }
+    {
+        problems.push(format!("{path}: format {format}"));
     }
     let types: Vec<&str> = match map.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
@@ -2433,11 +2432,9 @@ fn check_node(
             );
         }
     }
-    if is_root {
-        if let Some(Value::Object(defs)) = map.get("$defs") {
-            for (name, sub) in defs {
-                check_node(rules, sub, root, &format!("/$defs/{name}"), false, problems);
-            }
+    if is_root && let Some(Value::Object(defs)) = map.get("$defs") {
+        for (name, sub) in defs {
+            check_node(rules, sub, root, &format!("/$defs/{name}"), false, problems);
         }
     }
 }
@@ -2805,15 +2802,15 @@ mod meta {
                         }
                     }
                     "uniqueItems" => {
-                        if value == true {
-                            if let Value::Array(items) = instance {
-                                let repeated = items
-                                    .iter()
-                                    .enumerate()
-                                    .any(|(i, a)| items[..i].contains(a));
-                                if repeated {
-                                    errors.push(format!("{path}: repeated items"));
-                                }
+                        if value == true
+                            && let Value::Array(items) = instance
+                        {
+                            let repeated = items
+                                .iter()
+                                .enumerate()
+                                .any(|(i, a)| items[..i].contains(a));
+                            if repeated {
+                                errors.push(format!("{path}: repeated items"));
                             }
                         }
                     }
@@ -2834,10 +2831,10 @@ mod meta {
                         }
                     }
                     "pattern" => {
-                        if let Value::String(s) = instance {
-                            if !matches_pattern(value.as_str().expect("a pattern"), s) {
-                                errors.push(format!("{path}: does not match {value}"));
-                            }
+                        if let Value::String(s) = instance
+                            && !matches_pattern(value.as_str().expect("a pattern"), s)
+                        {
+                            errors.push(format!("{path}: does not match {value}"));
                         }
                     }
                     other => panic!("the meta-schema evaluator does not know `{other}`"),
@@ -3870,13 +3867,12 @@ fn legacy_violations(node: &Value, path: &str, problems: &mut Vec<String>) {
         None if map.contains_key("anyOf") => {}
         other => problems.push(format!("{path}: type {other:?}")),
     }
-    if let Some(values) = map.get("enum") {
-        if !values
+    if let Some(values) = map.get("enum")
+        && !values
             .as_array()
             .is_some_and(|v| v.iter().all(Value::is_string))
-        {
-            problems.push(format!("{path}: an enum of other values than strings"));
-        }
+    {
+        problems.push(format!("{path}: an enum of other values than strings"));
     }
     if map.get("type") == Some(&json!("array")) && !map.contains_key("items") {
         problems.push(format!("{path}: an array without items"));

@@ -51,7 +51,7 @@
 //!
 //! # Calls and results
 //!
-//! [`Provider::decode_calls`] turns a provider's response into [`ToolCall`](crate::ToolCall)s
+//! [`Provider::decode_calls`] turns a provider's response into [`ToolCall`]s
 //! and [`Rendered::result_message`] turns a [`CallResult`](crate::CallResult) into the
 //! provider's tool-result message, so an agent turn is:
 //!
