@@ -956,7 +956,7 @@ fn golden_anthropic() {
         json!({
             "name": "ping",
             "description": "Check that the service answers.",
-            "input_schema": {"type": "object", "additionalProperties": false},
+            "input_schema": {"type": "object", "additionalProperties": false, "properties": {}},
         })
     );
     assert_eq!(
@@ -2188,7 +2188,7 @@ fn anthropic_strict_budgets_are_spent_in_listing_order() {
         fallbacks(&rendered),
         table(&[(
             "t21",
-            "fallback: the schema would pass Anthropic's per-request limit of 20 strict tools across strict tools, spent by the tools listed before it",
+            "fallback: the schema would pass Anthropic's per-request limit of 20 strict tools, used up by the strict tools listed before it",
         )])
     );
     assert_eq!(ANTHROPIC_MAX_STRICT_TOOLS, 20);
@@ -2202,7 +2202,7 @@ fn anthropic_strict_budgets_are_spent_in_listing_order() {
         fallbacks(&rendered),
         table(&[(
             "opt_e",
-            "fallback: the schema would pass Anthropic's per-request limit of 24 optional parameters across strict tools, spent by the tools listed before it",
+            "fallback: the schema would pass Anthropic's per-request limit of 24 optional parameters across strict tools, used up by the strict tools listed before it",
         )])
     );
     assert_eq!(ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, 24);
@@ -2215,7 +2215,7 @@ fn anthropic_strict_budgets_are_spent_in_listing_order() {
         fallbacks(&rendered),
         table(&[(
             "uni_d",
-            "fallback: the schema would pass Anthropic's per-request limit of 16 union-typed parameters across strict tools, spent by the tools listed before it",
+            "fallback: the schema would pass Anthropic's per-request limit of 16 union-typed parameters across strict tools, used up by the strict tools listed before it",
         )])
     );
     assert_eq!(ANTHROPIC_MAX_STRICT_UNION_PARAMS, 16);
@@ -3176,6 +3176,14 @@ fn definitions_rendered_from_another_toolkit_are_refused() {
 }
 
 #[test]
+fn renderings_are_shared_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Rendered<Kit>>();
+    send_sync::<DecodeError>();
+    send_sync::<NotStrict>();
+}
+
+#[test]
 fn provider_names() {
     for provider in Provider::ALL {
         assert_eq!(provider.name().parse::<Provider>(), Ok(*provider));
@@ -3752,7 +3760,7 @@ async fn results_without_text_or_id() {
             .result_message(&anonymous, &pong)
             .expect_err("no id")
             .to_string(),
-        "the call of `ping` has no id, which a OpenAI Chat Completions tool result needs; keep the id the provider sent (`ToolCall::with_id`)"
+        "the call of `ping` has no id, and OpenAI Chat Completions needs it to match the result to its call; keep the id the provider sent (`ToolCall::with_id`)"
     );
     assert_eq!(
         Rendered::new(&kit, Provider::Gemini).result_message(&anonymous, &pong),

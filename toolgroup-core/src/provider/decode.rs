@@ -55,7 +55,7 @@ impl fmt::Display for MissingCallId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the call of `{}` has no id, which a {} tool result needs; keep the id the provider sent (`ToolCall::with_id`)",
+            "the call of `{}` has no id, and {} needs it to match the result to its call; keep the id the provider sent (`ToolCall::with_id`)",
             truncate(&self.tool, 64),
             self.provider
         )

@@ -466,18 +466,18 @@ impl AnthropicBudget {
             Some(format!("{ANTHROPIC_MAX_STRICT_TOOLS} strict tools"))
         } else if self.optional + stats.optional > ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS {
             Some(format!(
-                "{ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS} optional parameters"
+                "{ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS} optional parameters across strict tools"
             ))
         } else if self.unions + stats.unions > ANTHROPIC_MAX_STRICT_UNION_PARAMS {
             Some(format!(
-                "{ANTHROPIC_MAX_STRICT_UNION_PARAMS} union-typed parameters"
+                "{ANTHROPIC_MAX_STRICT_UNION_PARAMS} union-typed parameters across strict tools"
             ))
         } else {
             None
         };
         if let Some(limit) = over {
             return Err(format!(
-                "would pass Anthropic's per-request limit of {limit} across strict tools, spent by the tools listed before it"
+                "would pass Anthropic's per-request limit of {limit}, used up by the strict tools listed before it"
             ));
         }
         self.tools += 1;

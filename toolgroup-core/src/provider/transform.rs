@@ -832,8 +832,9 @@ fn visit_subschemas_mut(key: &str, value: &mut Value, f: &mut impl FnMut(&mut Va
 
 /// The canonical schema made safe for a non-strict rendering: a `true` subschema (any value,
 /// as schemars writes `serde_json::Value`) becomes its object form `{}`, which every
-/// provider reads, and a nested `$schema` is removed. `false` stays: it is the usual spelling
-/// of `additionalProperties: false`. Nothing else changes.
+/// provider reads, a nested `$schema` is removed, and an object root without `properties`
+/// (a tool without parameters) gets `"properties": {}`. `false` stays: it is the usual
+/// spelling of `additionalProperties: false`. Nothing else changes.
 pub(crate) fn loose(schema: &Value) -> Value {
     fn walk(value: &mut Value) {
         let Value::Object(map) = value else { return };
@@ -847,6 +848,12 @@ pub(crate) fn loose(schema: &Value) -> Value {
     }
     let mut out = schema.clone();
     walk(&mut out);
+    if let Value::Object(map) = &mut out
+        && map.get("type").and_then(Value::as_str) == Some("object")
+        && !map.contains_key("properties")
+    {
+        map.insert("properties".to_owned(), Value::Object(Map::new()));
+    }
     out
 }
 
