@@ -142,12 +142,18 @@ pub enum Provider {
     /// come first).
     AnthropicStrict,
     /// Gemini: `tools: [{"functionDeclarations": [...]}]` with `parametersJsonSchema` (full
-    /// JSON Schema).
+    /// JSON Schema, see [`gemini_json_schema`]). A tool without parameters declares none:
+    /// Gemini documents leaving them unset, and its legacy dialect rejects an object schema
+    /// without properties.
     Gemini,
     /// Gemini with the legacy `parameters` field: the OpenAPI 3.0 subset (inlined
     /// references, `nullable`, no `additionalProperties`); see [`gemini_legacy_schema`].
     GeminiLegacy,
-    /// MCP: `Tool` objects of a `tools/list` result.
+    /// MCP: `Tool` objects of a `tools/list` result: the canonical `inputSchema` (a tool
+    /// without parameters declares `{"type":"object","additionalProperties":false}`, as MCP
+    /// recommends), an `outputSchema` wrapped as `{"result": ...}` when the output is not an
+    /// object (see [`mcp_output_schema`]), and `annotations` holding only the hints the tool
+    /// states.
     Mcp,
 }
 
