@@ -272,3 +272,15 @@ async fn argument_errors_name_the_path_not_the_value() {
         "invalid argument `terms[0]`: expected a string, got an integer"
     );
 }
+
+/// A parameter named like its function.
+#[tool]
+fn pair(pair: (u8, String)) -> String {
+    format!("{}{}", pair.0, pair.1)
+}
+
+#[tokio::test]
+async fn a_parameter_may_share_the_functions_name() {
+    let r = erased::<pair>(r#"{"pair": [1, "a"]}"#.into()).await;
+    assert_eq!(r.text_joined(), "1a");
+}

@@ -10,10 +10,13 @@ use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
 
+/// A span's name and its recorded fields.
+type SpanRecord = (String, BTreeMap<String, String>);
+
 /// Records the fields of every span it sees.
 #[derive(Clone, Default)]
 struct Capture {
-    spans: Arc<Mutex<Vec<(String, BTreeMap<String, String>)>>>,
+    spans: Arc<Mutex<Vec<SpanRecord>>>,
 }
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
@@ -52,7 +55,9 @@ impl Subscriber for Capture {
 #[test]
 fn every_call_has_a_span_with_its_outcome() {
     let capture = Capture::default();
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     tracing::subscriber::with_default(capture.clone(), || {
         rt.block_on(async {
             let kit = toolkit();
@@ -61,9 +66,12 @@ fn every_call_has_a_span_with_its_outcome() {
             kit.call(&mut s, "note_write", r#"{"text": 1}"#).await;
             kit.call(&mut s, "db_count", "{}").await;
             kit.call(&mut s, "nope", "{}").await;
-            kit.call(&mut s, "reset_tools", r#"{"scraping": true}"#).await;
-            kit.call(&mut s, "reset_tools", r#"{"scrapping": true}"#).await;
-            kit.call(&mut s, "page_fetch", r#"{"url": "ftp://x"}"#).await;
+            kit.call(&mut s, "reset_tools", r#"{"scraping": true}"#)
+                .await;
+            kit.call(&mut s, "reset_tools", r#"{"scrapping": true}"#)
+                .await;
+            kit.call(&mut s, "page_fetch", r#"{"url": "ftp://x"}"#)
+                .await;
         })
     });
     let spans = capture.spans.lock().unwrap();
@@ -71,7 +79,11 @@ fn every_call_has_a_span_with_its_outcome() {
         .iter()
         .map(|(name, f)| {
             assert_eq!(name, "tool_call");
-            (f["tool"].clone(), f.get("group").cloned(), f.get("outcome").cloned())
+            (
+                f["tool"].clone(),
+                f.get("group").cloned(),
+                f.get("outcome").cloned(),
+            )
         })
         .collect();
     let s = |v: &str| Some(v.to_owned());

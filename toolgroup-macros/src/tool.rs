@@ -385,8 +385,11 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
         match param {
             Param::Field { ident, ty, attrs } => {
                 fields.push(quote!(#(#attrs)* pub #ident: #ty,));
-                field_idents.push(ident.clone());
-                call_args.push(quote!(#ident));
+                // Bound to an invented name: a parameter named like the function would
+                // otherwise shadow the function being called.
+                let local = format_ident!("__toolgroup_arg_{}", field_idents.len());
+                field_idents.push(quote!(#ident: #local));
+                call_args.push(quote!(#local));
             }
             Param::Context { by_ref: true } => call_args.push(quote!(&__toolgroup_ctx)),
             Param::Context { by_ref: false } => call_args.push(quote!(__toolgroup_ctx)),

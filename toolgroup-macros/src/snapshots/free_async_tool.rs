@@ -65,9 +65,13 @@ impl ::toolgroup::Tool for web_search {
         Output = ::toolgroup::CallResult,
     > + ::toolgroup::__private::Send + '__toolgroup {
         async move {
-            let WebSearchArgs { query, limit } = __toolgroup_args;
+            let WebSearchArgs { query: __toolgroup_arg_0, limit: __toolgroup_arg_1 } = __toolgroup_args;
             let __toolgroup_value = {
-                let __toolgroup_future = web_search(query, limit, __toolgroup_ctx);
+                let __toolgroup_future = web_search(
+                    __toolgroup_arg_0,
+                    __toolgroup_arg_1,
+                    __toolgroup_ctx,
+                );
                 ::toolgroup::__private::assert_send(__toolgroup_future).await
             };
             match __toolgroup_value {

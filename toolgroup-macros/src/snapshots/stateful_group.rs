@@ -61,9 +61,12 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
         Output = ::toolgroup::CallResult,
     > + ::toolgroup::__private::Send + '__toolgroup {
         async move {
-            let DbQueryArgs { sql } = __toolgroup_args;
+            let DbQueryArgs { sql: __toolgroup_arg_0 } = __toolgroup_args;
             let __toolgroup_value = {
-                let __toolgroup_future = <Database>::db_query(__toolgroup_state, sql);
+                let __toolgroup_future = <Database>::db_query(
+                    __toolgroup_state,
+                    __toolgroup_arg_0,
+                );
                 ::toolgroup::__private::assert_send(__toolgroup_future).await
             };
             ::toolgroup::__private::text_output(__toolgroup_value)
