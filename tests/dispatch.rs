@@ -351,7 +351,9 @@ mod property {
 #[test]
 fn a_timeout_without_a_timer_is_an_error_result_not_a_panic() {
     let (kit, mut s) = active_lab();
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let r = rt.block_on(kit.call(&mut s, "nap", r#"{"ms": 1}"#));
     assert!(r.is_error);
     assert_eq!(
