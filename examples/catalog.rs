@@ -14,70 +14,13 @@ use std::io::{self, Write as _};
 use std::process::ExitCode;
 
 use serde_json::Value;
+#[path = "support/agent.rs"]
+mod agent;
+
+use agent::{Agent, toolkit};
 use toolgroup::prelude::*;
 use toolgroup::provider::{Provider, Rendered};
 use toolgroup::{GroupId, Registry};
-
-/// Write a note to the agent's notebook.
-#[tool]
-fn note_write(
-    /// The text to write.
-    text: String,
-) -> String {
-    format!("noted ({} characters)", text.chars().count())
-}
-
-/// Search the web and return the top results.
-#[tool(read_only, open_world)]
-fn web_search(
-    /// What to search for.
-    query: String,
-) -> Vec<String> {
-    vec![
-        format!("Result 1 for {query}"),
-        format!("Result 2 for {query}"),
-    ]
-}
-
-/// Fetch a web page and return its text.
-#[tool(read_only, open_world)]
-fn page_fetch(
-    /// The page's URL.
-    url: String,
-) -> Result<String, String> {
-    if url.starts_with("http") {
-        Ok(format!("<html>content of {url}</html>"))
-    } else {
-        Err("not a URL".to_owned())
-    }
-}
-
-#[tool_group(name = "notes", description = "Note taking.", tools = [note_write])]
-struct Notes;
-
-#[tool_group(
-    name = "web_search",
-    description = "Searching the web.",
-    instructions = "Cite the URL of every result you use.",
-    tools = [web_search]
-)]
-struct WebSearch;
-
-#[tool_group(
-    name = "scraping",
-    description = "Fetching pages.",
-    instructions = "Fetch only pages found by a search.",
-    tools = [page_fetch]
-)]
-struct Scraping;
-
-#[toolkit]
-struct Agent {
-    #[basic]
-    notes: Notes,
-    web_search: WebSearch,
-    scraping: Scraping,
-}
 
 fn usage() -> String {
     let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
@@ -89,44 +32,40 @@ fn usage() -> String {
     )
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let provider = match args.as_slice() {
+/// The output for the command line `args`, or the usage error (exit code 2).
+pub(crate) fn run(args: &[String]) -> Result<String, String> {
+    let provider = match args {
         [] => None,
-        [flag] if flag == "-h" || flag == "--help" => {
-            println!("{}", usage());
-            return ExitCode::SUCCESS;
-        }
+        [flag] if flag == "-h" || flag == "--help" => return Ok(format!("{}\n", usage())),
         [flag, name] if flag == "--provider" => Some(name.as_str()),
         [flag] if flag.starts_with("--provider=") => Some(&flag["--provider=".len()..]),
-        _ => {
-            eprintln!("{}", usage());
+        _ => return Err(usage()),
+    };
+    let kit = toolkit();
+    let Some(name) = provider else {
+        return Ok(markdown(&kit));
+    };
+    let provider = name
+        .parse::<Provider>()
+        .map_err(|unknown| format!("{unknown}\n\n{}", usage()))?;
+    let mut session = kit.session();
+    for group in <<Agent as Registry>::Group as GroupId>::ALL {
+        session.activate(*group);
+    }
+    let tools = Rendered::new(&kit, provider).tools_value(&kit, &session);
+    let mut json = serde_json::to_string_pretty(&tools).expect("JSON values serialise");
+    json.push('\n');
+    Ok(json)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let text = match run(&args) {
+        Ok(text) => text,
+        Err(usage) => {
+            eprintln!("{usage}");
             return ExitCode::from(2);
         }
-    };
-    let kit = Toolkit::new(Agent {
-        notes: Notes,
-        web_search: WebSearch,
-        scraping: Scraping,
-    });
-    let text = match provider {
-        None => markdown(&kit),
-        Some(name) => match name.parse::<Provider>() {
-            Ok(provider) => {
-                let mut session = kit.session();
-                for group in <<Agent as Registry>::Group as GroupId>::ALL {
-                    session.activate(*group);
-                }
-                let tools = Rendered::new(&kit, provider).tools_value(&kit, &session);
-                let mut json = serde_json::to_string_pretty(&tools).expect("JSON values serialise");
-                json.push('\n');
-                json
-            }
-            Err(unknown) => {
-                eprintln!("{unknown}\n\n{}", usage());
-                return ExitCode::from(2);
-            }
-        },
     };
     // A closed pipe (`catalog | head`) ends the output early; that is no error.
     match io::stdout().lock().write_all(text.as_bytes()) {
@@ -140,7 +79,7 @@ fn main() -> ExitCode {
 }
 
 /// The catalog as Markdown: `reset_tools`, then each group with its tools and parameters.
-fn markdown<R: Registry>(kit: &Toolkit<R>) -> String {
+pub(crate) fn markdown<R: Registry>(kit: &Toolkit<R>) -> String {
     let mut out = String::from("# Tool catalog\n");
     if let Some(reset) = kit.reset_definition() {
         out.push_str(
