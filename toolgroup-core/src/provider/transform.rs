@@ -776,18 +776,24 @@ pub(crate) fn for_each_subschema<'a>(map: &'a Map<String, Value>, mut f: impl Fn
     }
 }
 
-fn visit_subschemas<'a>(key: &str, value: &'a Value, f: &mut impl FnMut(&'a Value)) {
+/// Where a keyword keeps its subschemas.
+enum Subschemas {
+    /// An object of schemas (`properties`, `$defs`...).
+    Map,
+    /// An array of schemas (`anyOf`, `prefixItems`...).
+    List,
+    /// One schema (`items`, `not`...).
+    One,
+    /// No subschema.
+    None,
+}
+
+fn subschemas(key: &str) -> Subschemas {
     match key {
         "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-            if let Value::Object(m) = value {
-                m.values().for_each(&mut *f);
-            }
+            Subschemas::Map
         }
-        "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-            if let Value::Array(items) = value {
-                items.iter().for_each(&mut *f);
-            }
-        }
+        "anyOf" | "oneOf" | "allOf" | "prefixItems" => Subschemas::List,
         "items"
         | "additionalProperties"
         | "contains"
@@ -798,34 +804,25 @@ fn visit_subschemas<'a>(key: &str, value: &'a Value, f: &mut impl FnMut(&'a Valu
         | "else"
         | "unevaluatedProperties"
         | "unevaluatedItems"
-        | "contentSchema" => f(value),
+        | "contentSchema" => Subschemas::One,
+        _ => Subschemas::None,
+    }
+}
+
+fn visit_subschemas<'a>(key: &str, value: &'a Value, f: &mut impl FnMut(&'a Value)) {
+    match (subschemas(key), value) {
+        (Subschemas::Map, Value::Object(m)) => m.values().for_each(&mut *f),
+        (Subschemas::List, Value::Array(items)) => items.iter().for_each(&mut *f),
+        (Subschemas::One, _) => f(value),
         _ => {}
     }
 }
 
 fn visit_subschemas_mut(key: &str, value: &mut Value, f: &mut impl FnMut(&mut Value)) {
-    match key {
-        "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-            if let Value::Object(m) = value {
-                m.values_mut().for_each(&mut *f);
-            }
-        }
-        "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-            if let Value::Array(items) = value {
-                items.iter_mut().for_each(&mut *f);
-            }
-        }
-        "items"
-        | "additionalProperties"
-        | "contains"
-        | "propertyNames"
-        | "not"
-        | "if"
-        | "then"
-        | "else"
-        | "unevaluatedProperties"
-        | "unevaluatedItems"
-        | "contentSchema" => f(value),
+    match (subschemas(key), value) {
+        (Subschemas::Map, Value::Object(m)) => m.values_mut().for_each(&mut *f),
+        (Subschemas::List, Value::Array(items)) => items.iter_mut().for_each(&mut *f),
+        (Subschemas::One, value) => f(value),
         _ => {}
     }
 }
