@@ -8,64 +8,11 @@
 //! `messages` and `tools`, and answers with an assistant message that may hold `tool_calls`.
 //! Swap `ScriptedModel::complete` for an HTTP call and the loop stays the same.
 
+#[path = "support/agent.rs"]
+mod agent;
+
 use serde_json::{Value, json};
-use toolgroup::prelude::*;
 use toolgroup::provider::{Provider, Rendered};
-
-/// Search the web and return the top results.
-#[tool(read_only, open_world)]
-async fn web_search(
-    /// What to search for.
-    query: String,
-) -> Vec<String> {
-    vec![format!("https://example.org/{}", query.replace(' ', "-"))]
-}
-
-/// Fetch a web page and return its text.
-#[tool(read_only, open_world, timeout = "10s")]
-async fn page_fetch(
-    /// The page's URL.
-    url: String,
-) -> Result<String, String> {
-    if url.starts_with("https://") {
-        Ok(format!(
-            "The page at {url} says: tool groups keep the context small."
-        ))
-    } else {
-        Err("only https URLs can be fetched".to_owned())
-    }
-}
-
-/// Write a note.
-#[tool]
-fn note_write(
-    /// The text to write.
-    text: String,
-) -> String {
-    format!("Noted: {text}")
-}
-
-#[tool_group(name = "notes", description = "Taking notes.", tools = [note_write])]
-struct Notes;
-
-#[tool_group(
-    name = "web_search",
-    description = "Searching the web.",
-    instructions = "Cite the URL of every result you use.",
-    tools = [web_search]
-)]
-struct WebSearch;
-
-#[tool_group(name = "scraping", description = "Fetching pages.", tools = [page_fetch])]
-struct Scraping;
-
-#[toolkit]
-struct Agent {
-    #[basic]
-    notes: Notes,
-    web_search: WebSearch,
-    scraping: Scraping,
-}
 
 /// A stand-in for the Chat Completions API: answers from a script, in OpenAI's shapes.
 struct ScriptedModel {
@@ -100,7 +47,7 @@ impl ScriptedModel {
                 {"id": "call_3", "type": "function", "function": {"name": "page_fetch", "arguments": "{\"url\": "}},
             ]}),
             3 => json!({"role": "assistant", "content": null, "tool_calls": [
-                call("call_4", "page_fetch", json!({"url": "https://example.org/tool-groups"})),
+                call("call_4", "page_fetch", json!({"url": "https://example.org/learn"})),
                 call("call_5", "note_write", json!({"text": "tool groups keep the context small"})),
             ]}),
             _ => {
@@ -116,11 +63,8 @@ impl ScriptedModel {
 
 /// Run the loop; returns a transcript, one line per event.
 pub(crate) async fn run() -> Result<Vec<String>, Box<dyn std::error::Error>> {
-    let toolkit = Toolkit::new(Agent {
-        notes: Notes,
-        web_search: WebSearch,
-        scraping: Scraping,
-    });
+    // The quickstart's toolkit (examples/support/agent.rs); build yours the same way.
+    let toolkit = agent::toolkit();
     // Rendered once at start-up; listing per turn only concatenates pre-rendered JSON.
     let openai = Rendered::new(&toolkit, Provider::OpenAiChat);
     let mut session = toolkit.session();
