@@ -1,0 +1,72 @@
+//! Runs one side of a benchmark in a loop, for instruction counts under callgrind:
+//!
+//! ```sh
+//! cargo build --release --example profile
+//! valgrind --tool=callgrind target/release/examples/profile call-toolgroup 100000
+//! ```
+//!
+//! Cases: call-toolgroup, call-baseline, call-rmcp, list-toolgroup, list-serialised, list-rmcp,
+//! reset-toolgroup, reset-floor, none (setup only, to subtract).
+
+use std::hint::black_box;
+
+use toolgroup_bench::*;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let case = args.next().unwrap_or_else(|| "none".to_owned());
+    let n: u64 = args.next().map_or(10_000, |n| n.parse().expect("a count"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    let (calc, calc_session) = ours_call_setup();
+    let (big, big_session) = ours_big_setup();
+    let rendered = ours_rendered(&big);
+    let router = RmcpCalc::tool_router();
+    let big_router = rmcp_big_router();
+    let peer = rt.block_on(async { rmcp_peer() });
+    let reset = reset_arguments();
+    // Warm every cache (schemas, lazily built routes) once.
+    black_box(ours_list_serialised(&big, &big_session));
+    black_box(rmcp_list(&big_router));
+    rt.block_on(async {
+        for _ in 0..n {
+            match case.as_str() {
+                "call-toolgroup" => {
+                    let mut s = calc_session;
+                    black_box(
+                        calc.call(&mut s, black_box("add"), black_box(ADD_ARGS))
+                            .await,
+                    );
+                }
+                "call-baseline" => {
+                    black_box(baseline_call(black_box(ADD_ARGS)));
+                }
+                "call-rmcp" => {
+                    black_box(rmcp_call(&router, &RmcpCalc, &peer, black_box(ADD_ARGS)).await).ok();
+                }
+                "list-toolgroup" => {
+                    black_box(ours_list_openai_chat(&rendered, &big, &big_session));
+                }
+                "list-serialised" => {
+                    black_box(ours_list_serialised(&big, &big_session));
+                }
+                "list-rmcp" => {
+                    black_box(rmcp_list(&big_router));
+                }
+                "reset-toolgroup" => {
+                    let mut s = big_session;
+                    black_box(
+                        big.call(&mut s, "reset_tools", black_box(reset.as_str()))
+                            .await,
+                    );
+                }
+                "reset-floor" => {
+                    black_box(reset_floor(black_box(reset.as_str())));
+                }
+                "none" => {}
+                other => panic!("unknown case {other}"),
+            }
+        }
+    });
+}
