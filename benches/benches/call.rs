@@ -14,6 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use toolgroup_bench::*;
 
 fn call(c: &mut Criterion) {
+    print_load();
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("runtime");

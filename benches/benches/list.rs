@@ -14,6 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use toolgroup_bench::*;
 
 fn list(c: &mut Criterion) {
+    print_load();
     let (kit, session) = ours_big_setup();
     let rendered = ours_rendered(&kit);
     let router = rmcp_big_router();

@@ -7,6 +7,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use toolgroup_bench::*;
 
 fn reset(c: &mut Criterion) {
+    print_load();
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("runtime");

@@ -7,6 +7,7 @@ use toolgroup::Session;
 use toolgroup_bench::*;
 
 fn session(c: &mut Criterion) {
+    print_load();
     let (calc, _) = ours_call_setup();
     let (big, _) = ours_big_setup();
     println!(

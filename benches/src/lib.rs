@@ -19,6 +19,13 @@ use serde::{Deserialize, Serialize, Serializer};
 use toolgroup::prelude::*;
 use toolgroup::provider::{Provider, Rendered};
 
+/// Prints the machine's load average (each benchmark starts with it, for the record).
+pub fn print_load() {
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load: Vec<&str> = load.split_whitespace().take(3).collect();
+    eprintln!("load average before this benchmark: {}", load.join(" "));
+}
+
 // ---------------------------------------------------------------------------------------------
 // call: a three-argument tool returning a structured value.
 
