@@ -103,8 +103,8 @@ pub struct Toolkit<R: Registry> {
     /// Parallel to `tools`: each tool's switchable slot (`None` for basic tools).
     switches: Vec<Option<u32>>,
     reset: Option<ToolDefinition>,
-    /// Switchable group names, in slot order.
-    names: Vec<&'static str>,
+    /// Switchable group names, in slot order, indexed by name.
+    names: reset::GroupNames,
     expose_reset: bool,
     default_timeout: Option<Duration>,
     policy: Option<Arc<dyn Policy>>,
@@ -141,7 +141,7 @@ impl<R: Registry> Toolkit<R> {
                 switches.push(slot_of_group[g]);
             }
         }
-        let names: Vec<&'static str> = R::SWITCHABLE.iter().map(|&g| groups[g].name).collect();
+        let names = reset::GroupNames::new(R::SWITCHABLE.iter().map(|&g| groups[g].name).collect());
         let reset = (!names.is_empty()).then(|| ToolDefinition {
             name: RESET_TOOLS,
             description: RESET_TOOLS_DESCRIPTION,
@@ -537,7 +537,7 @@ impl<R: Registry> Toolkit<R> {
             Err(problems) => {
                 span.record("outcome", "refused");
                 let active: Vec<&'static str> = session.active().map(GroupId::name).collect();
-                reset::refusal(&problems, &self.names, &active)
+                reset::refusal(&problems, &self.names.names, &active)
             }
         }
     }
@@ -555,7 +555,7 @@ impl<R: Registry + std::fmt::Debug> std::fmt::Debug for Toolkit<R> {
         f.debug_struct("Toolkit")
             .field("registry", &self.registry)
             .field("tools", &self.tools.len())
-            .field("groups", &self.names)
+            .field("groups", &self.names.names)
             .finish_non_exhaustive()
     }
 }
