@@ -393,5 +393,10 @@ fn push_list(text: &mut String, names: &[&str]) {
 }
 
 fn names_value(names: &[&str]) -> Value {
-    Value::Array(names.iter().map(|n| Value::String((*n).to_owned())).collect())
+    Value::Array(
+        names
+            .iter()
+            .map(|n| Value::String((*n).to_owned()))
+            .collect(),
+    )
 }
