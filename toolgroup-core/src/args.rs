@@ -131,6 +131,10 @@ impl<'a> Arguments<'a> {
 }
 
 fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, ArgumentError> {
+    // The usual case first: an object with no leading whitespace.
+    if text.as_bytes().first() == Some(&b'{') {
+        return parse_object_text(text);
+    }
     let trimmed = text.trim_start();
     if trimmed.is_empty() {
         return parse_text("{}");
@@ -144,6 +148,10 @@ fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, ArgumentError> {
             Err(e) => malformed(&e),
         });
     }
+    parse_object_text(text)
+}
+
+fn parse_object_text<T: DeserializeOwned>(text: &str) -> Result<T, ArgumentError> {
     match serde_json::from_str::<T>(text) {
         Ok(v) => Ok(v),
         Err(e) => Err(match e.classify() {

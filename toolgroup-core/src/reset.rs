@@ -14,6 +14,7 @@ use crate::group::GroupInfo;
 use crate::registry::{GroupBits, bit, set_bit};
 use crate::result::{CallResult, Content};
 use crate::suggest::{did_you_mean, list_names};
+use rustc_hash::FxHashMap;
 
 /// The meta tool's name.
 pub const RESET_TOOLS: &str = crate::check::RESET_TOOLS;
@@ -41,6 +42,25 @@ pub(crate) fn schema(groups: &[GroupInfo], switchable: &[usize]) -> Value {
     })
 }
 
+/// The switchable groups' names in slot order, with a hash index from name to slot (a call
+/// names every group, so a linear search per key would make parsing quadratic).
+#[derive(Debug, Default)]
+pub(crate) struct GroupNames {
+    pub(crate) names: Vec<&'static str>,
+    slots: FxHashMap<&'static str, usize>,
+}
+
+impl GroupNames {
+    pub(crate) fn new(names: Vec<&'static str>) -> Self {
+        let slots = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        GroupNames { names, slots }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
 /// One thing wrong with a `reset_tools` call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Problem {
@@ -54,7 +74,7 @@ pub(crate) enum Problem {
 /// Parse a `reset_tools` call into the new bit set, or every problem found.
 pub(crate) fn parse<B: GroupBits>(
     args: Arguments<'_>,
-    names: &[&'static str],
+    names: &GroupNames,
     empty: B,
 ) -> Result<B, Vec<Problem>> {
     let seed = ResetSeed {
@@ -91,7 +111,7 @@ pub(crate) fn parse<B: GroupBits>(
 }
 
 struct ResetSeed<'n, B> {
-    names: &'n [&'static str],
+    names: &'n GroupNames,
     bits: B,
     seen: B,
     problems: Vec<Problem>,
@@ -139,7 +159,7 @@ enum Key {
     Unknown(String),
 }
 
-struct KeySeed<'n>(&'n [&'static str]);
+struct KeySeed<'n>(&'n GroupNames);
 
 impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = Key;
@@ -154,8 +174,8 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
         f.write_str("a group name")
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-        Ok(match self.0.iter().position(|n| *n == v) {
-            Some(slot) => Key::Known(slot),
+        Ok(match self.0.slots.get(v) {
+            Some(&slot) => Key::Known(slot),
             None => Key::Unknown(v.to_owned()),
         })
     }
@@ -300,10 +320,13 @@ pub(crate) fn accepted(
     old: &[u64],
     new: &[u64],
 ) -> CallResult {
-    let mut active = Vec::new();
-    let mut activated = Vec::new();
-    let mut deactivated = Vec::new();
-    let mut kept = Vec::new();
+    let n = switchable.len();
+    let (mut active, mut activated, mut deactivated, mut kept) = (
+        Vec::with_capacity(n),
+        Vec::new(),
+        Vec::new(),
+        Vec::with_capacity(n),
+    );
     for (slot, &g) in switchable.iter().enumerate() {
         let name = groups[g].name;
         match (bit(old, slot), bit(new, slot)) {
@@ -320,41 +343,60 @@ pub(crate) fn accepted(
         }
     }
     let changed = !activated.is_empty() || !deactivated.is_empty();
-    let mut text = String::new();
+    let mut text = String::with_capacity(64 + 24 * n);
     if !changed {
         text.push_str("No change.\n");
     }
-    let _ = write!(
-        text,
-        "Active groups: {}\nActivated: {}\nDeactivated: {}\nKept: {}",
-        plain_list(&active),
-        plain_list(&activated),
-        plain_list(&deactivated),
-        plain_list(&kept)
-    );
+    for (label, list) in [
+        ("Active groups: ", &active),
+        ("\nActivated: ", &activated),
+        ("\nDeactivated: ", &deactivated),
+        ("\nKept: ", &kept),
+    ] {
+        text.push_str(label);
+        push_list(&mut text, list);
+    }
     // New groups' instructions; on a call that changes nothing, every active group's.
-    let shown = if changed { &activated } else { &active };
     let mut instructions = Vec::new();
     for (slot, &g) in switchable.iter().enumerate() {
+        let shown = bit(new, slot) && (!changed || !bit(old, slot));
         let group = &groups[g];
-        if !shown.contains(&group.name) || !bit(new, slot) {
-            continue;
-        }
-        if let Some(ins) = group.instructions {
+        if let (true, Some(ins)) = (shown, group.instructions) {
             let _ = write!(text, "\n<group name=\"{}\">\n{}\n</group>", group.name, ins);
             instructions.push(json!({"group": group.name, "instructions": ins}));
         }
     }
+    let mut structured = Map::with_capacity(6);
+    structured.insert("active".to_owned(), names_value(&active));
+    structured.insert("activated".to_owned(), names_value(&activated));
+    structured.insert("deactivated".to_owned(), names_value(&deactivated));
+    structured.insert("kept".to_owned(), names_value(&kept));
+    structured.insert("changed".to_owned(), Value::Bool(changed));
+    structured.insert("instructions".to_owned(), Value::Array(instructions));
     CallResult {
         content: vec![Content::text(text)],
-        structured_content: Some(json!({
-            "active": active,
-            "activated": activated,
-            "deactivated": deactivated,
-            "kept": kept,
-            "changed": changed,
-            "instructions": instructions,
-        })),
+        structured_content: Some(Value::Object(structured)),
         is_error: false,
     }
+}
+
+fn push_list(text: &mut String, names: &[&str]) {
+    if names.is_empty() {
+        text.push_str("none");
+    }
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(name);
+    }
+}
+
+fn names_value(names: &[&str]) -> Value {
+    Value::Array(
+        names
+            .iter()
+            .map(|n| Value::String((*n).to_owned()))
+            .collect(),
+    )
 }

@@ -1,6 +1,7 @@
 //! The runtime toolkit: a registry of groups plus dispatch, definitions and options.
 
 use std::fmt::Write as _;
+use std::future::Future;
 use std::ops::Deref;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -103,8 +104,8 @@ pub struct Toolkit<R: Registry> {
     /// Parallel to `tools`: each tool's switchable slot (`None` for basic tools).
     switches: Vec<Option<u32>>,
     reset: Option<ToolDefinition>,
-    /// Switchable group names, in slot order.
-    names: Vec<&'static str>,
+    /// Switchable group names, in slot order, indexed by name.
+    names: reset::GroupNames,
     expose_reset: bool,
     default_timeout: Option<Duration>,
     policy: Option<Arc<dyn Policy>>,
@@ -141,7 +142,7 @@ impl<R: Registry> Toolkit<R> {
                 switches.push(slot_of_group[g]);
             }
         }
-        let names: Vec<&'static str> = R::SWITCHABLE.iter().map(|&g| groups[g].name).collect();
+        let names = reset::GroupNames::new(R::SWITCHABLE.iter().map(|&g| groups[g].name).collect());
         let reset = (!names.is_empty()).then(|| ToolDefinition {
             name: RESET_TOOLS,
             description: RESET_TOOLS_DESCRIPTION,
@@ -266,24 +267,35 @@ impl<R: Registry> Toolkit<R> {
     /// Call a tool as the model asked: `arguments` is the raw JSON text a provider sends (or
     /// a `&serde_json::Value`). Every mistake comes back as an error result; nothing a model
     /// sends can panic this call or corrupt `session`.
-    pub async fn call(
-        &self,
-        session: &mut Session<R>,
-        name: &str,
-        arguments: impl Into<Arguments<'_>>,
-    ) -> CallResult {
-        self.call_with_id(session, name, None, arguments).await
+    pub fn call<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        name: &'a str,
+        arguments: impl Into<Arguments<'a>>,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        self.call_with_id(session, name, None, arguments)
     }
 
     /// [`call`](Self::call) with the provider's call id (passed to the tool's context and the policy).
-    pub async fn call_with_id(
+    pub fn call_with_id<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        name: &'a str,
+        call_id: Option<&'a str>,
+        arguments: impl Into<Arguments<'a>>,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        // Not an `async fn` wrapping another: each level of nesting would copy the whole call
+        // state once more.
+        self.call_any(session, name, call_id, arguments.into())
+    }
+
+    async fn call_any(
         &self,
         session: &mut Session<R>,
         name: &str,
         call_id: Option<&str>,
-        arguments: impl Into<Arguments<'_>>,
+        arguments: Arguments<'_>,
     ) -> CallResult {
-        let arguments = arguments.into();
         if self.is_reset(name) {
             self.reset_call(session, call_id, arguments)
         } else {
@@ -368,8 +380,8 @@ impl<R: Registry> Toolkit<R> {
                 .1;
         }
         let started = Instant::now();
-        let (outcome, result) = self
-            .call_tool_inner(session, name, call_id, arguments)
+        // Boxed (only when a subscriber listens), so the common path's state stays small.
+        let (outcome, result) = Box::pin(self.call_tool_inner(session, name, call_id, arguments))
             .instrument(span.clone())
             .await;
         if let Some(slot) = self.index.get(name) {
@@ -413,8 +425,10 @@ impl<R: Registry> Toolkit<R> {
             None => future.await,
             // Without a Tokio timer, `timeout` panics when it builds its `Sleep`: report that
             // as a configuration error instead of unwinding into the caller.
+            // The timer is boxed: it is large, and the common path without a timeout should
+            // not carry it in its state.
             Some(limit) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                tokio::time::timeout(limit, future)
+                Box::pin(tokio::time::timeout(limit, future))
             })) {
                 Err(_) => {
                     return (
@@ -456,6 +470,7 @@ impl<R: Registry> Toolkit<R> {
         }
     }
 
+    #[inline]
     fn deny(
         &self,
         tool: &str,
@@ -537,7 +552,7 @@ impl<R: Registry> Toolkit<R> {
             Err(problems) => {
                 span.record("outcome", "refused");
                 let active: Vec<&'static str> = session.active().map(GroupId::name).collect();
-                reset::refusal(&problems, &self.names, &active)
+                reset::refusal(&problems, &self.names.names, &active)
             }
         }
     }
@@ -555,7 +570,7 @@ impl<R: Registry + std::fmt::Debug> std::fmt::Debug for Toolkit<R> {
         f.debug_struct("Toolkit")
             .field("registry", &self.registry)
             .field("tools", &self.tools.len())
-            .field("groups", &self.names)
+            .field("groups", &self.names.names)
             .finish_non_exhaustive()
     }
 }
