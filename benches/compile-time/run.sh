@@ -10,7 +10,8 @@
 #   clean   a clean debug build of everything (dependencies included): `cargo clean; cargo build`
 #   crate   a clean build of the generated crate alone, dependencies already built
 #   edit    an incremental rebuild after editing one tool's body
-# Each is run RUNS times; the medians are printed as a Markdown table with ours/rmcp ratios.
+# Each is run RUNS times; the medians of the wall time and of the CPU time (user + system) are
+# printed as a Markdown table with ours/rmcp ratios.
 # The versions are pinned by benches/Cargo.lock (copied into both crates). Check that the
 # machine is idle first (`pgrep -a rustc; uptime`): the script prints the load it started with.
 set -euo pipefail
@@ -166,14 +167,13 @@ gen_rmcp
 cp "$REPO/benches/Cargo.lock" "$WORK/ours/Cargo.lock"
 cp "$REPO/benches/Cargo.lock" "$WORK/rmcp/Cargo.lock"
 
-now() { date +%s.%N; }
-# Time a command; print seconds with 2 decimals.
+# Time a command: prints "WALL CPU" in seconds (CPU = user + system of cargo and the compilers
+# it ran; less sensitive than wall time to other work on a shared machine).
 timed() {
-    local start end
-    start=$(now)
-    "$@" >/dev/null 2>"$WORK/last.err" || { cat "$WORK/last.err" >&2; exit 1; }
-    end=$(now)
-    echo "$start $end" | awk '{ printf "%.2f", $2 - $1 }'
+    local TIMEFORMAT='%R %U %S'
+    local t
+    t=$( { time "$@" >/dev/null 2>"$WORK/last.err"; } 2>&1 ) || { cat "$WORK/last.err" >&2; exit 1; }
+    echo "$t" | awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }'
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.2f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
@@ -187,32 +187,44 @@ for side in ours rmcp; do
     pkg="ct-$side"
     # Fetch and lock outside the timings (offline after this).
     (cd "$dir" && cargo fetch --quiet)
-    clean=() crate=() edit=()
+    declare -A wall=() cpu=()
     for ((r = 1; r <= RUNS; r++)); do
         (cd "$dir" && cargo clean --quiet)
-        clean+=("$(cd "$dir" && timed cargo build --offline --quiet)")
+        read -r w c < <(cd "$dir" && timed cargo build --offline)
+        [[ -n "${c:-}" ]] || { echo "build failed" >&2; exit 1; }
+        wall[clean]+=" $w" cpu[clean]+=" $c"
         (cd "$dir" && cargo clean --quiet -p "$pkg")
-        crate+=("$(cd "$dir" && timed cargo build --offline --quiet)")
-        # Edit one tool's body (t0105, in group g10), alternating so every run changes it.
+        read -r w c < <(cd "$dir" && timed cargo build --offline)
+        [[ -n "${c:-}" ]] || { echo "build failed" >&2; exit 1; }
+        wall[crate]+=" $w" cpu[crate]+=" $c"
+        # Edit one tool's body (t0105, in group g10), differently each run.
         sed -i "s/t0105: {query} ({}) v[0-9]*/t0105: {query} ({}) v$r/" "$dir/src/lib.rs"
-        edit+=("$(cd "$dir" && timed cargo build --offline --quiet)")
-        echo "$side run $r: clean ${clean[-1]} s, crate ${crate[-1]} s, edit ${edit[-1]} s" >&2
+        read -r w c < <(cd "$dir" && timed cargo build --offline)
+        [[ -n "${c:-}" ]] || { echo "build failed" >&2; exit 1; }
+        wall[edit]+=" $w" cpu[edit]+=" $c"
+        echo "$side run $r: load $(cut -d' ' -f1 /proc/loadavg); wall (cpu) s: clean ${wall[clean]##* } (${cpu[clean]##* }), crate ${wall[crate]##* } (${cpu[crate]##* }), edit ${wall[edit]##* } (${cpu[edit]##* })" >&2
     done
-    RESULT[$side,clean]=$(median "${clean[@]}")
-    RESULT[$side,crate]=$(median "${crate[@]}")
-    RESULT[$side,edit]=$(median "${edit[@]}")
+    for kind in clean crate edit; do
+        # shellcheck disable=SC2086
+        RESULT[$side,$kind,wall]=$(median ${wall[$kind]})
+        # shellcheck disable=SC2086
+        RESULT[$side,$kind,cpu]=$(median ${cpu[$kind]})
+    done
+    unset wall cpu
 done
 echo "load after: $(uptime | sed 's/.*load average: //')" >&2
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo
-echo "| debug build, $NTOOLS tools in $NGROUPS groups, median of $RUNS | toolgroup | rmcp | ours / rmcp |"
-echo "|---|---:|---:|---:|"
+echo "| debug build, $NTOOLS tools in $NGROUPS groups, median of $RUNS | toolgroup wall | rmcp wall | ours / rmcp | toolgroup CPU | rmcp CPU | ours / rmcp |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for kind in clean crate edit; do
     case $kind in
         clean) label="clean build, dependencies included" ;;
         crate) label="clean build of the tools crate (dependencies built)" ;;
         edit) label="incremental rebuild after editing one tool" ;;
     esac
-    echo "| $label | ${RESULT[ours,$kind]} s | ${RESULT[rmcp,$kind]} s | $(ratio "${RESULT[ours,$kind]}" "${RESULT[rmcp,$kind]}") |"
+    ow=${RESULT[ours,$kind,wall]} rw=${RESULT[rmcp,$kind,wall]}
+    oc=${RESULT[ours,$kind,cpu]} rc=${RESULT[rmcp,$kind,cpu]}
+    echo "| $label | $ow s | $rw s | $(ratio "$ow" "$rw") | $oc s | $rc s | $(ratio "$oc" "$rc") |"
 done
