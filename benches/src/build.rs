@@ -39,7 +39,8 @@ fn group_description(g: usize, per_group: usize) -> String {
 
 /// Instructions for every other group (an accepted `reset_tools` call returns them).
 fn group_instructions(g: usize) -> Option<String> {
-    (g % 2 == 0).then(|| format!("Ask before reading more than 100 records of group {g}."))
+    g.is_multiple_of(2)
+        .then(|| format!("Ask before reading more than 100 records of group {g}."))
 }
 
 const QUERY_DOC: &str = "What to look for.";
