@@ -10,11 +10,9 @@ use syn::{LitBool, LitStr, Path, Token};
 
 use crate::ctxt::Errors;
 
-/// A value with the span of the key that set it.
+/// A value set by an attribute key (the wrapper marks "given by the user").
 pub(crate) struct Spanned<T> {
     pub(crate) value: T,
-    #[allow(dead_code)]
-    pub(crate) span: Span,
 }
 
 fn set<T>(
@@ -32,7 +30,7 @@ fn set<T>(
         let key = path_name(&meta.path);
         errors.at(span, format!("duplicate `{key}`: give each argument once"));
     } else {
-        *slot = Some(Spanned { value, span });
+        *slot = Some(Spanned { value });
     }
 }
 
