@@ -1,36 +1,130 @@
-//! Gemini: function declarations, `functionCall` parts and `functionResponse` parts.
+//! Gemini: function declarations (JSON Schema or the legacy OpenAPI dialect), the
+//! `functionDeclarations` envelope, `toolConfig` allow-lists, `functionCall` parts and
+//! `functionResponse` parts.
 
 use serde_json::{Map, Value, json};
 
-use super::decode::{At, DecodeError, call};
-use super::transform::{gemini_json_schema, gemini_legacy_schema, has_no_parameters, object_root};
+use super::decode::{At, DecodeError, MissingCallId, call};
+use super::format::{AllowMode, Definition, Envelope, Format};
+use super::schema::{gemini_json_schema, gemini_legacy_schema, has_no_parameters, object_root};
 use crate::result::CallResult;
 use crate::toolkit::{ToolCall, ToolDefinition};
 
 const NAME: &str = "Gemini";
 
-/// A function declaration. A tool without parameters declares none: Gemini documents leaving
-/// them unset, and rejects an object schema with no properties in the legacy dialect.
-pub(super) fn definition(def: &ToolDefinition, legacy: bool) -> Value {
-    let mut declaration = Map::new();
-    declaration.insert("name".to_owned(), json!(def.name));
-    declaration.insert("description".to_owned(), json!(def.description));
-    if !has_no_parameters(&def.input_schema) {
-        let input = object_root(&def.input_schema);
-        if legacy {
-            declaration.insert("parameters".to_owned(), gemini_legacy_schema(&input));
-        } else {
-            declaration.insert(
-                "parametersJsonSchema".to_owned(),
-                gemini_json_schema(&input),
-            );
+/// The most function declarations in one Gemini request. Source: Vertex AI function calling
+/// reference, "Limitations" ("a maximum of 128 function declarations").
+pub const GEMINI_MAX_FUNCTIONS: usize = 128;
+
+/// Gemini; `legacy` declares `parameters` in the OpenAPI subset instead of
+/// `parametersJsonSchema`.
+pub(crate) struct Gemini {
+    pub(crate) legacy: bool,
+}
+
+/// The request's `tools`: one tool holding every declaration.
+const TOOLS: Envelope = Envelope {
+    open: r#"[{"functionDeclarations":["#,
+    close: "]}]",
+    empty: "[]",
+};
+
+/// `toolConfig` (Gemini API reference, `FunctionCallingConfig`: `allowedFunctionNames` only
+/// with modes `ANY` and `VALIDATED`); mode `NONE` when no tool is available.
+const VALIDATED: Envelope = Envelope {
+    open: r#"{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":["#,
+    close: "]}}",
+    empty: r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
+};
+const ANY: Envelope = Envelope {
+    open: r#"{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["#,
+    close: "]}}",
+    empty: r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
+};
+
+impl Gemini {
+    /// A function declaration. A tool without parameters declares none: Gemini documents
+    /// leaving them unset, and rejects an object schema with no properties in the legacy
+    /// dialect.
+    fn definition(&self, def: &ToolDefinition) -> Value {
+        let mut declaration = Map::new();
+        declaration.insert("name".to_owned(), json!(def.name));
+        declaration.insert("description".to_owned(), json!(def.description));
+        if !has_no_parameters(&def.input_schema) {
+            let input = object_root(&def.input_schema);
+            if self.legacy {
+                declaration.insert("parameters".to_owned(), gemini_legacy_schema(&input));
+            } else {
+                declaration.insert(
+                    "parametersJsonSchema".to_owned(),
+                    gemini_json_schema(&input),
+                );
+            }
         }
+        Value::Object(declaration)
     }
-    Value::Object(declaration)
+}
+
+impl Format for Gemini {
+    fn definitions(&self, defs: &[&ToolDefinition]) -> Vec<Definition> {
+        defs.iter()
+            .map(|def| Definition::plain(self.definition(def)))
+            .collect()
+    }
+
+    fn tools_envelope(&self) -> Envelope {
+        TOOLS
+    }
+
+    fn allow_envelope(&self, mode: AllowMode) -> Option<Envelope> {
+        Some(match mode {
+            AllowMode::Auto => VALIDATED,
+            AllowMode::Required => ANY,
+        })
+    }
+
+    fn allow_entry(&self, name: &str) -> String {
+        Value::from(name).to_string()
+    }
+
+    fn decode(&self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+        decode(payload)
+    }
+
+    /// A `functionResponse` part. Gemini reads `output` as the function's output and `error`
+    /// as its failure (Gemini API reference, `FunctionResponse.response`); a structured
+    /// result is sent as JSON, any other as its text.
+    fn result(
+        &self,
+        call: &ToolCall,
+        result: &CallResult,
+        _wrapped: Option<bool>,
+    ) -> Result<Value, MissingCallId> {
+        let response = if result.is_error {
+            json!({ "error": result.text_joined() })
+        } else {
+            match &result.structured_content {
+                Some(value) => json!({ "output": value }),
+                None => json!({ "output": result.text_joined() }),
+            }
+        };
+        let mut function_response = Map::new();
+        if let Some(id) = &call.id {
+            function_response.insert("id".to_owned(), json!(id));
+        }
+        function_response.insert("name".to_owned(), json!(call.name));
+        function_response.insert("response".to_owned(), response);
+        Ok(json!({ "functionResponse": function_response }))
+    }
+
+    /// One user content carrying the turn's `functionResponse` parts.
+    fn messages(&self, items: Vec<Value>) -> Vec<Value> {
+        vec![json!({ "role": "user", "parts": items })]
+    }
 }
 
 /// `functionCall` parts of a response (`candidates[0].content`), a content, or a list of parts.
-pub(super) fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
     let at = At::root(NAME, payload);
     match payload {
         Value::Array(_) => parts(at),
@@ -80,30 +174,4 @@ fn parts(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
             Ok(Some(call(id, name, args)))
         })
     })
-}
-
-/// A `functionResponse` part. Gemini reads `output` as the function's output and `error` as
-/// its failure (Gemini API reference, `FunctionResponse.response`); a structured result is
-/// sent as JSON, any other as its text.
-pub(super) fn result(call: &ToolCall, result: &CallResult) -> Value {
-    let response = if result.is_error {
-        json!({ "error": result.text_joined() })
-    } else {
-        match &result.structured_content {
-            Some(value) => json!({ "output": value }),
-            None => json!({ "output": result.text_joined() }),
-        }
-    };
-    let mut function_response = Map::new();
-    if let Some(id) = &call.id {
-        function_response.insert("id".to_owned(), json!(id));
-    }
-    function_response.insert("name".to_owned(), json!(call.name));
-    function_response.insert("response".to_owned(), response);
-    json!({ "functionResponse": function_response })
-}
-
-/// The content carrying a turn's `functionResponse` parts.
-pub(super) fn message(parts: Vec<Value>) -> Value {
-    json!({ "role": "user", "parts": parts })
 }

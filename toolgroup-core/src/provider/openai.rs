@@ -1,18 +1,29 @@
-//! OpenAI Chat Completions and Responses: definitions, allow-lists, calls and results.
+//! OpenAI Chat Completions and Responses: definitions, the list and allow-list envelopes,
+//! decoding calls and encoding results.
 
 use serde_json::{Value, json};
 
 use super::decode::{At, DecodeError, MissingCallId, call};
-use super::render::Strictness;
-use super::transform::{loose, object_root, openai_strict};
+use super::format::{AllowMode, Definition, Envelope, Format, Strictness, call_id};
+use super::schema::{loose, object_root, openai_strict};
 use crate::result::CallResult;
 use crate::toolkit::{ToolCall, ToolDefinition};
 
 const CHAT: &str = "OpenAI Chat Completions";
 const RESPONSES: &str = "OpenAI Responses";
 
+/// The most functions one OpenAI request may declare. Source: OpenAI API reference, Chat
+/// Completions `tools` ("A max of 128 functions are supported"); the same holds for Responses.
+pub const OPENAI_MAX_TOOLS: usize = 128;
+
+/// OpenAI Chat Completions.
+pub(crate) struct Chat;
+
+/// OpenAI Responses.
+pub(crate) struct Responses;
+
 /// The parameters schema: strict when possible, else the full schema, non-strict.
-pub(super) fn parameters(def: &ToolDefinition) -> (Value, Strictness) {
+fn parameters(def: &ToolDefinition) -> (Value, Strictness) {
     match openai_strict(&def.input_schema) {
         Ok(schema) => (schema, Strictness::Strict),
         Err(why) => (
@@ -22,40 +33,128 @@ pub(super) fn parameters(def: &ToolDefinition) -> (Value, Strictness) {
     }
 }
 
-pub(super) fn chat_definition(def: &ToolDefinition, parameters: Value, strict: bool) -> Value {
-    json!({
-        "type": "function",
-        "function": {
-            "name": def.name,
-            "description": def.description,
-            "parameters": parameters,
-            "strict": strict,
-        }
-    })
+/// The allow-list (`tool_choice`) of both APIs; "none" when no tool is available. Shapes:
+/// OpenAI's `ChatCompletionAllowedToolChoice` and Responses `ToolChoiceAllowed`
+/// (openai-python `types/chat` and `types/responses`).
+const CHAT_AUTO: Envelope = Envelope {
+    open: r#"{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":["#,
+    close: "]}}",
+    empty: r#""none""#,
+};
+const CHAT_REQUIRED: Envelope = Envelope {
+    open: r#"{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":["#,
+    close: "]}}",
+    empty: r#""none""#,
+};
+const RESPONSES_AUTO: Envelope = Envelope {
+    open: r#"{"type":"allowed_tools","mode":"auto","tools":["#,
+    close: "]}",
+    empty: r#""none""#,
+};
+const RESPONSES_REQUIRED: Envelope = Envelope {
+    open: r#"{"type":"allowed_tools","mode":"required","tools":["#,
+    close: "]}",
+    empty: r#""none""#,
+};
+
+impl Format for Chat {
+    fn definitions(&self, defs: &[&ToolDefinition]) -> Vec<Definition> {
+        defs.iter()
+            .map(|def| {
+                let (parameters, strictness) = parameters(def);
+                let json = json!({
+                    "type": "function",
+                    "function": {
+                        "name": def.name,
+                        "description": def.description,
+                        "parameters": parameters,
+                        "strict": strictness == Strictness::Strict,
+                    }
+                });
+                Definition {
+                    json,
+                    strictness,
+                    wrapped: None,
+                }
+            })
+            .collect()
+    }
+
+    fn allow_envelope(&self, mode: AllowMode) -> Option<Envelope> {
+        Some(match mode {
+            AllowMode::Auto => CHAT_AUTO,
+            AllowMode::Required => CHAT_REQUIRED,
+        })
+    }
+
+    fn allow_entry(&self, name: &str) -> String {
+        json!({ "type": "function", "function": { "name": name } }).to_string()
+    }
+
+    fn decode(&self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+        decode_chat(payload)
+    }
+
+    fn result(
+        &self,
+        call: &ToolCall,
+        result: &CallResult,
+        _wrapped: Option<bool>,
+    ) -> Result<Value, MissingCallId> {
+        let id = call_id(call, CHAT)?;
+        Ok(json!({ "role": "tool", "tool_call_id": id, "content": output_text(result) }))
+    }
 }
 
-pub(super) fn responses_definition(def: &ToolDefinition, parameters: Value, strict: bool) -> Value {
-    json!({
-        "type": "function",
-        "name": def.name,
-        "description": def.description,
-        "parameters": parameters,
-        "strict": strict,
-    })
-}
+impl Format for Responses {
+    fn definitions(&self, defs: &[&ToolDefinition]) -> Vec<Definition> {
+        defs.iter()
+            .map(|def| {
+                let (parameters, strictness) = parameters(def);
+                let json = json!({
+                    "type": "function",
+                    "name": def.name,
+                    "description": def.description,
+                    "parameters": parameters,
+                    "strict": strictness == Strictness::Strict,
+                });
+                Definition {
+                    json,
+                    strictness,
+                    wrapped: None,
+                }
+            })
+            .collect()
+    }
 
-/// One entry of a Chat Completions `allowed_tools` list.
-pub(super) fn chat_allowed(name: &str) -> Value {
-    json!({ "type": "function", "function": { "name": name } })
-}
+    fn allow_envelope(&self, mode: AllowMode) -> Option<Envelope> {
+        Some(match mode {
+            AllowMode::Auto => RESPONSES_AUTO,
+            AllowMode::Required => RESPONSES_REQUIRED,
+        })
+    }
 
-/// One entry of a Responses `allowed_tools` list.
-pub(super) fn responses_allowed(name: &str) -> Value {
-    json!({ "type": "function", "name": name })
+    fn allow_entry(&self, name: &str) -> String {
+        json!({ "type": "function", "name": name }).to_string()
+    }
+
+    fn decode(&self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+        decode_responses(payload)
+    }
+
+    fn result(
+        &self,
+        call: &ToolCall,
+        result: &CallResult,
+        _wrapped: Option<bool>,
+    ) -> Result<Value, MissingCallId> {
+        let id = call_id(call, RESPONSES)?;
+        Ok(json!({ "type": "function_call_output", "call_id": id, "output": output_text(result) }))
+    }
 }
 
 /// `tool_calls` of an assistant message (or of `choices[0].message` of a response).
-pub(super) fn decode_chat(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+fn decode_chat(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
     let at = At::root(CHAT, payload);
     match payload {
         Value::Array(_) => chat_calls(at),
@@ -103,7 +202,7 @@ fn chat_calls(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
 }
 
 /// `function_call` items of a response's `output` (or of the list itself).
-pub(super) fn decode_responses(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+fn decode_responses(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
     let at = At::root(RESPONSES, payload);
     let items = |list: At<'_, '_>| {
         list.each(|item| {
@@ -134,23 +233,4 @@ fn output_text(result: &CallResult) -> String {
     } else {
         text
     }
-}
-
-pub(super) fn chat_result(call: &ToolCall, result: &CallResult) -> Result<Value, MissingCallId> {
-    let id = call.id.as_deref().ok_or_else(|| MissingCallId {
-        provider: CHAT,
-        tool: call.name.clone(),
-    })?;
-    Ok(json!({ "role": "tool", "tool_call_id": id, "content": output_text(result) }))
-}
-
-pub(super) fn responses_result(
-    call: &ToolCall,
-    result: &CallResult,
-) -> Result<Value, MissingCallId> {
-    let id = call.id.as_deref().ok_or_else(|| MissingCallId {
-        provider: RESPONSES,
-        tool: call.name.clone(),
-    })?;
-    Ok(json!({ "type": "function_call_output", "call_id": id, "output": output_text(result) }))
 }

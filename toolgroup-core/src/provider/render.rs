@@ -7,40 +7,13 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::Provider;
 use super::decode::{DecodeError, MissingCallId};
-use super::transform::{NotStrict, Stats, anthropic_strict, count, loose, object_root};
-use super::{
-    ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, ANTHROPIC_MAX_STRICT_TOOLS,
-    ANTHROPIC_MAX_STRICT_UNION_PARAMS, Provider, anthropic, gemini, mcp, openai,
-};
+use super::format::{AllowMode, Envelope, Format, Strictness};
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
 use crate::toolkit::{ToolCall, ToolDefinition, Toolkit};
-
-/// Whether a rendered tool is strict.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Strictness {
-    /// Marked strict: the provider constrains the model's arguments to the schema.
-    Strict,
-    /// The provider has a strict mode, but this tool cannot use it: rendered non-strict with
-    /// its full schema, for the reason given.
-    Fallback(NotStrict),
-    /// The provider (or the chosen variant) has no strict mode: Gemini, MCP and
-    /// [`Provider::Anthropic`].
-    NotApplicable,
-}
-
-/// What the model may do in the mask delivery mode ([`Rendered::allowed_tools_json`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum AllowMode {
-    /// The model may call an allowed tool or answer in text (OpenAI `"auto"`, Gemini
-    /// `"VALIDATED"`).
-    #[default]
-    Auto,
-    /// The model must call one or more allowed tools (OpenAI `"required"`, Gemini `"ANY"`).
-    Required,
-}
 
 /// One pre-rendered tool definition.
 #[derive(Debug, Clone, Copy)]
@@ -83,26 +56,21 @@ pub struct Rendered<R: Registry> {
 impl<R: Registry> Rendered<R> {
     /// Render every definition of `toolkit` for `provider`.
     pub fn new(toolkit: &Toolkit<R>, provider: Provider) -> Self {
-        let mut entries = Vec::new();
-        let mut budget = AnthropicBudget::default();
-        for def in toolkit.all_definitions() {
-            let (json, strictness, wrapped) = render(def, provider, &mut budget);
-            let allowed = match provider {
-                Provider::OpenAiChat => openai::chat_allowed(def.name).to_string(),
-                Provider::OpenAiResponses => openai::responses_allowed(def.name).to_string(),
-                Provider::Gemini | Provider::GeminiLegacy => Value::from(def.name).to_string(),
-                Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp => String::new(),
-            };
-            let json =
-                RawValue::from_string(json.to_string()).expect("serde_json writes valid JSON");
-            entries.push(Entry {
+        let format = provider.format();
+        let defs: Vec<&ToolDefinition> = toolkit.all_definitions().collect();
+        let entries: Vec<Entry> = format
+            .definitions(&defs)
+            .into_iter()
+            .zip(&defs)
+            .map(|(rendered, def)| Entry {
                 name: def.name,
-                json,
-                allowed: allowed.into_boxed_str(),
-                strictness,
-                wrapped,
-            });
-        }
+                json: RawValue::from_string(rendered.json.to_string())
+                    .expect("serde_json writes valid JSON"),
+                allowed: format.allow_entry(def.name).into_boxed_str(),
+                strictness: rendered.strictness,
+                wrapped: rendered.wrapped,
+            })
+            .collect();
         if let Some(max) = provider.max_tools()
             && entries.len() > max
         {
@@ -220,39 +188,7 @@ impl<R: Registry> Rendered<R> {
         mode: AllowMode,
     ) -> Option<String> {
         self.check(toolkit);
-        let (open, close, none) = match (self.provider, mode) {
-            (Provider::OpenAiChat, AllowMode::Auto) => (
-                r#"{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":["#,
-                "]}}",
-                r#""none""#,
-            ),
-            (Provider::OpenAiChat, AllowMode::Required) => (
-                r#"{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":["#,
-                "]}}",
-                r#""none""#,
-            ),
-            (Provider::OpenAiResponses, AllowMode::Auto) => (
-                r#"{"type":"allowed_tools","mode":"auto","tools":["#,
-                "]}",
-                r#""none""#,
-            ),
-            (Provider::OpenAiResponses, AllowMode::Required) => (
-                r#"{"type":"allowed_tools","mode":"required","tools":["#,
-                "]}",
-                r#""none""#,
-            ),
-            (Provider::Gemini | Provider::GeminiLegacy, AllowMode::Auto) => (
-                r#"{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":["#,
-                "]}}",
-                r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
-            ),
-            (Provider::Gemini | Provider::GeminiLegacy, AllowMode::Required) => (
-                r#"{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["#,
-                "]}}",
-                r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
-            ),
-            (Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp, _) => return None,
-        };
+        let Envelope { open, close, empty } = self.format().allow_envelope(mode)?;
         let mut out = String::with_capacity(open.len() + close.len() + self.all_allowed_len());
         out.push_str(open);
         let mut any = false;
@@ -264,7 +200,7 @@ impl<R: Registry> Rendered<R> {
             any = true;
         }
         if !any {
-            return Some(none.to_owned());
+            return Some(empty.to_owned());
         }
         out.push_str(close);
         Some(out)
@@ -317,19 +253,11 @@ impl<R: Registry> Rendered<R> {
         call: &ToolCall,
         result: &CallResult,
     ) -> Result<Value, MissingCallId> {
-        match self.provider {
-            Provider::OpenAiChat => openai::chat_result(call, result),
-            Provider::OpenAiResponses => openai::responses_result(call, result),
-            Provider::Anthropic | Provider::AnthropicStrict => anthropic::result(call, result),
-            Provider::Gemini | Provider::GeminiLegacy => Ok(gemini::result(call, result)),
-            Provider::Mcp => {
-                let wrapped = self
-                    .index
-                    .get(call.name.as_str())
-                    .and_then(|&i| self.entries[i as usize].wrapped);
-                Ok(mcp::result(result, wrapped))
-            }
-        }
+        let wrapped = self
+            .index
+            .get(call.name.as_str())
+            .and_then(|&i| self.entries[i as usize].wrapped);
+        self.format().result(call, result, wrapped)
     }
 
     /// A turn's results (as [`Toolkit::call_batch`] returns them, in call order) as what to
@@ -363,11 +291,11 @@ impl<R: Registry> Rendered<R> {
         if items.is_empty() {
             return Ok(items);
         }
-        Ok(match self.provider {
-            Provider::Anthropic | Provider::AnthropicStrict => vec![anthropic::message(items)],
-            Provider::Gemini | Provider::GeminiLegacy => vec![gemini::message(items)],
-            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Mcp => items,
-        })
+        Ok(self.format().messages(items))
+    }
+
+    fn format(&self) -> &'static dyn Format {
+        self.provider.format()
     }
 
     fn check(&self, toolkit: &Toolkit<R>) {
@@ -390,10 +318,7 @@ impl<R: Registry> Rendered<R> {
 
     /// The definitions at `indices`, in the request's envelope, in one allocation.
     fn concat(&self, indices: impl Iterator<Item = usize>) -> String {
-        let (open, close) = match self.provider {
-            Provider::Gemini | Provider::GeminiLegacy => (r#"[{"functionDeclarations":["#, "]}]"),
-            _ => ("[", "]"),
-        };
+        let Envelope { open, close, empty } = self.format().tools_envelope();
         let capacity = if self.all_json.is_empty() {
             open.len()
                 + close.len()
@@ -417,7 +342,7 @@ impl<R: Registry> Rendered<R> {
         }
         if !any {
             out.clear();
-            out.push_str("[]");
+            out.push_str(empty);
             return out;
         }
         out.push_str(close);
@@ -449,103 +374,4 @@ impl<R: Registry> fmt::Debug for Rendered<R> {
 
 fn parse(json: &str) -> Value {
     serde_json::from_str(json).expect("pre-rendered definitions are valid JSON")
-}
-
-/// What Anthropic strict tools already listed have spent of the per-request limits.
-#[derive(Default)]
-struct AnthropicBudget {
-    tools: usize,
-    optional: usize,
-    unions: usize,
-}
-
-impl AnthropicBudget {
-    /// Take the cost of one more strict tool, or say which limit it would pass.
-    fn take(&mut self, stats: &Stats) -> Result<(), String> {
-        let over = if self.tools + 1 > ANTHROPIC_MAX_STRICT_TOOLS {
-            Some(format!("{ANTHROPIC_MAX_STRICT_TOOLS} strict tools"))
-        } else if self.optional + stats.optional > ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS {
-            Some(format!(
-                "{ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS} optional parameters across strict tools"
-            ))
-        } else if self.unions + stats.unions > ANTHROPIC_MAX_STRICT_UNION_PARAMS {
-            Some(format!(
-                "{ANTHROPIC_MAX_STRICT_UNION_PARAMS} union-typed parameters across strict tools"
-            ))
-        } else {
-            None
-        };
-        if let Some(limit) = over {
-            return Err(format!(
-                "would pass Anthropic's per-request limit of {limit}, used up by the strict tools listed before it"
-            ));
-        }
-        self.tools += 1;
-        self.optional += stats.optional;
-        self.unions += stats.unions;
-        Ok(())
-    }
-}
-
-fn render(
-    def: &ToolDefinition,
-    provider: Provider,
-    budget: &mut AnthropicBudget,
-) -> (Value, Strictness, Option<bool>) {
-    match provider {
-        Provider::OpenAiChat | Provider::OpenAiResponses => {
-            let (parameters, strictness) = openai::parameters(def);
-            let strict = strictness == Strictness::Strict;
-            let json = if provider == Provider::OpenAiChat {
-                openai::chat_definition(def, parameters, strict)
-            } else {
-                openai::responses_definition(def, parameters, strict)
-            };
-            (json, strictness, None)
-        }
-        Provider::Anthropic => (
-            anthropic::definition(def, loose(&object_root(&def.input_schema)), false),
-            Strictness::NotApplicable,
-            None,
-        ),
-        Provider::AnthropicStrict => {
-            let attempt = anthropic_strict(&def.input_schema).and_then(|schema| {
-                let mut stats = Stats::default();
-                count(&schema, &mut stats);
-                budget
-                    .take(&stats)
-                    .map(|()| schema)
-                    .map_err(|reason| NotStrict {
-                        path: String::new(),
-                        reason,
-                    })
-            });
-            match attempt {
-                Ok(schema) => (
-                    anthropic::definition(def, schema, true),
-                    Strictness::Strict,
-                    None,
-                ),
-                Err(why) => (
-                    anthropic::definition(def, loose(&object_root(&def.input_schema)), false),
-                    Strictness::Fallback(why),
-                    None,
-                ),
-            }
-        }
-        Provider::Gemini => (
-            gemini::definition(def, false),
-            Strictness::NotApplicable,
-            None,
-        ),
-        Provider::GeminiLegacy => (
-            gemini::definition(def, true),
-            Strictness::NotApplicable,
-            None,
-        ),
-        Provider::Mcp => {
-            let (json, wrapped) = mcp::definition(def);
-            (json, Strictness::NotApplicable, wrapped)
-        }
-    }
 }
