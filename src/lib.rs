@@ -87,6 +87,14 @@
 //!   the time driver.
 //! - **Panics** inside a tool are caught (the default panic hook still prints them) and
 //!   reported as an error result; the toolkit and every session go on.
+//! - **Key order.** By default the rendered definitions and results have their JSON object
+//!   keys sorted (serde_json's default map), so schema properties appear alphabetically, not
+//!   in parameter order. The `preserve_order` cargo feature keeps declaration order (schema
+//!   properties in parameter and field order, `reset_tools` groups in toolkit order), which
+//!   reads better and guides the order in which models write arguments; but it enables
+//!   serde_json's `preserve_order` for the whole build (Cargo unifies features), so every
+//!   crate's `serde_json::Map` becomes insertion-ordered and parsing JSON into a map gets
+//!   slower. It is opt-in so that adding `toolgroup` never changes another crate's behaviour.
 //! - **Groups are not a security boundary**: the model can activate any group it is shown.
 //!   Use a [`Policy`] to restrict what can run.
 

@@ -12,6 +12,16 @@ use provider_support::*;
 
 const MAP_REASON: &str = "is an object with free-form keys (a map such as `HashMap<String, _>`); strict mode needs every property declared";
 
+/// Why `tag` falls back: its first property that strict mode cannot take, in the order of the
+/// build's `serde_json::Map` (declaration order with `preserve_order`, else sorted).
+fn tag_reason() -> String {
+    if preserve_order() {
+        format!("fallback: `/properties/weights` {MAP_REASON}")
+    } else {
+        "fallback: `/properties/extra` has no type (it accepts any JSON value); strict mode needs a typed schema".to_owned()
+    }
+}
+
 fn table(rows: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
     rows.iter().map(|(n, s)| (*n, (*s).to_owned())).collect()
 }
@@ -23,10 +33,7 @@ fn strictness_of_each_tool() {
         ("reset_tools", "strict"),
         ("ping", "strict"),
         ("search", "strict"),
-        (
-            "tag",
-            &format!("fallback: `/properties/weights` {MAP_REASON}"),
-        ),
+        ("tag", &tag_reason()),
         ("tree", "strict"),
         (
             "numbers",
@@ -47,10 +54,7 @@ fn strictness_of_each_tool() {
             ("reset_tools", "strict"),
             ("ping", "strict"),
             ("search", "strict"),
-            (
-                "tag",
-                &format!("fallback: `/properties/weights` {MAP_REASON}")
-            ),
+            ("tag", &tag_reason()),
             (
                 "tree",
                 "fallback: `/$defs/Node` is recursive (the type contains itself); Anthropic strict mode does not support recursive schemas",
