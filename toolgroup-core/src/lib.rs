@@ -33,7 +33,9 @@ pub use group::{GroupInfo, ToolGroup};
 pub use policy::{Decision, Policy, PolicyRequest};
 pub use registry::{GroupBits, GroupId, Registry, UnknownGroup};
 pub use reset::{RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
-pub use result::{CallResult, Content};
+pub use result::{
+    Annotations, Audio, CallResult, Content, Image, IntoCallResult, ResourceContents, Role,
+};
 pub use session::{RestoreError, Session};
 pub use suggest::did_you_mean;
 pub use tool::{
