@@ -3,11 +3,15 @@
 
 use serde_json::{Map, Value, json};
 
+use super::content::{
+    Delivery, base64_len, is_one_of, link_text, media_len, over_limit, resource_text,
+    unsupported_note,
+};
 use super::decode::{At, DecodeError, MissingCallId, call};
-use super::format::{Definition, Format, Strictness, call_id};
+use super::format::{Definition, Encoded, Format, Strictness, call_id};
 use super::schema::strict::{Stats, count};
 use super::schema::{NotStrict, anthropic_strict, loose, object_root};
-use crate::result::CallResult;
+use crate::result::{CallResult, Content, ResourceContents, base64_encode};
 use crate::toolkit::{ToolCall, ToolDefinition};
 
 const NAME: &str = "Anthropic";
@@ -24,6 +28,18 @@ pub const ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS: usize = 24;
 /// Anthropic request. Source: Anthropic structured outputs documentation, "strict tool use"
 /// limits.
 pub const ANTHROPIC_MAX_STRICT_UNION_PARAMS: usize = 16;
+
+/// The most media (the base64 of images and documents) one Anthropic tool result may carry.
+/// Source: Anthropic vision guide, "General limits" (a request's total payload is at most
+/// 32 MB).
+pub const ANTHROPIC_MAX_MEDIA_BYTES: usize = 32_000_000;
+
+/// The largest image (its base64) Anthropic accepts. Source: Anthropic vision guide, "General
+/// limits" (5 MB per image through the API).
+pub const ANTHROPIC_MAX_IMAGE_BYTES: usize = 5_000_000;
+
+/// Image types Anthropic reads. Source: Anthropic vision guide (JPEG, PNG, GIF, WebP).
+const IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 /// Anthropic Messages; `strict` marks every tool that can be strict, within the budgets.
 pub(crate) struct Anthropic {
@@ -94,29 +110,60 @@ impl Format for Anthropic {
         call: &ToolCall,
         result: &CallResult,
         _wrapped: Option<bool>,
-    ) -> Result<Value, MissingCallId> {
+    ) -> Result<Encoded, MissingCallId> {
         let id = call_id(call, NAME)?;
+        let deliveries: Vec<Delivery> = result.content.iter().map(delivery).collect();
+        let largest_image = result
+            .content
+            .iter()
+            .zip(&deliveries)
+            .filter_map(|(block, d)| match (block, d) {
+                (Content::Image { .. }, Delivery::Part(_, n)) => Some(*n),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        if let Some(error) = over_limit(
+            &call.name,
+            NAME,
+            media_len(&deliveries),
+            ANTHROPIC_MAX_MEDIA_BYTES,
+            "its images and documents",
+        )
+        .or_else(|| {
+            over_limit(
+                &call.name,
+                NAME,
+                largest_image,
+                ANTHROPIC_MAX_IMAGE_BYTES,
+                "its largest image",
+            )
+        }) {
+            return self.result(call, &error, None);
+        }
         let mut block = Map::new();
         block.insert("type".to_owned(), json!("tool_result"));
         block.insert("tool_use_id".to_owned(), json!(id));
-        // Anthropic rejects empty text blocks; a result without text sends no content.
-        let content: Vec<Value> = result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text())
-            .filter(|t| !t.is_empty())
-            .map(|text| json!({ "type": "text", "text": text }))
+        // Anthropic rejects empty text blocks; a result without content sends none.
+        let content: Vec<Value> = deliveries
+            .into_iter()
+            .filter_map(|d| match d {
+                Delivery::Text(text) if text.is_empty() => None,
+                Delivery::Text(text) => Some(json!({ "type": "text", "text": text })),
+                Delivery::Part(part, _) | Delivery::Attachment(part, _) => Some(part),
+            })
             .collect();
         if !content.is_empty() {
             block.insert("content".to_owned(), Value::Array(content));
         }
         block.insert("is_error".to_owned(), Value::Bool(result.is_error));
-        Ok(Value::Object(block))
+        Ok(Encoded::item(Value::Object(block)))
     }
 
     /// One user message carrying the turn's `tool_result` blocks.
-    fn messages(&self, items: Vec<Value>) -> Vec<Value> {
-        vec![json!({ "role": "user", "content": items })]
+    fn messages(&self, items: Vec<Encoded>) -> Vec<Value> {
+        let blocks: Vec<Value> = items.into_iter().map(|e| e.item).collect();
+        vec![json!({ "role": "user", "content": blocks })]
     }
 }
 
@@ -181,4 +228,48 @@ fn blocks(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
         let input = block.with_field("input", |i| i.object_arguments())?;
         Ok(Some(call(Some(id), name, input)))
     })
+}
+
+/// Text, resources and links as `text` blocks; images as `image` blocks and PDF files as
+/// `document` blocks (base64 sources), which a `tool_result` may hold (Anthropic tool use
+/// guide, "tool_result" content); anything else (audio) as a note.
+fn delivery(block: &Content) -> Delivery {
+    let base64 = |kind: &str, mime: &str, data: &[u8]| {
+        Delivery::Part(
+            json!({
+                "type": kind,
+                "source": { "type": "base64", "media_type": mime, "data": base64_encode(data) },
+            }),
+            base64_len(data.len()),
+        )
+    };
+    match block {
+        Content::Text { text, .. } => Delivery::Text(text.clone()),
+        Content::Image {
+            data, mime_type, ..
+        } if is_one_of(mime_type, IMAGE_TYPES) => base64("image", mime_type, data),
+        Content::Resource { resource, .. } => match resource {
+            ResourceContents::Text {
+                uri,
+                mime_type,
+                text,
+                ..
+            } => Delivery::Text(resource_text(uri, mime_type.as_deref(), text)),
+            ResourceContents::Blob {
+                mime_type: Some(mime),
+                blob,
+                ..
+            } if is_one_of(mime, &["application/pdf"]) => base64("document", mime, blob),
+            ResourceContents::Blob {
+                mime_type: Some(mime),
+                blob,
+                ..
+            } if is_one_of(mime, IMAGE_TYPES) => base64("image", mime, blob),
+            _ => Delivery::Text(unsupported_note(block, NAME)),
+        },
+        _ => match link_text(block) {
+            Some(text) => Delivery::Text(text),
+            None => Delivery::Text(unsupported_note(block, NAME)),
+        },
+    }
 }

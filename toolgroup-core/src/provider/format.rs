@@ -103,18 +103,38 @@ pub(crate) trait Format: Sync {
     /// The tool calls of a response.
     fn decode(&self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError>;
 
-    /// One result as the provider's tool-result item. `wrapped` is the tool's
-    /// [`Definition::wrapped`] (`None` for an unknown tool).
+    /// One result as the provider's tool-result item, and what goes in the next user message.
+    /// `wrapped` is the tool's [`Definition::wrapped`] (`None` for an unknown tool).
     fn result(
         &self,
         call: &ToolCall,
         result: &CallResult,
         wrapped: Option<bool>,
-    ) -> Result<Value, MissingCallId>;
+    ) -> Result<Encoded, MissingCallId>;
 
-    /// A turn's result items (at least one) as the messages to append to the conversation.
-    fn messages(&self, items: Vec<Value>) -> Vec<Value> {
-        items
+    /// A turn's encoded results (at least one) as the messages to append to the conversation.
+    /// The default: the items, one message each (the provider has no attachments).
+    fn messages(&self, items: Vec<Encoded>) -> Vec<Value> {
+        items.into_iter().map(|e| e.item).collect()
+    }
+}
+
+/// One result encoded for a provider.
+pub(crate) struct Encoded {
+    /// The tool-result item (message, block, part).
+    pub(crate) item: Value,
+    /// Content the provider cannot take in a tool result, to deliver in the user message that
+    /// follows the results (in the provider's content-part shape); empty for most results.
+    pub(crate) attachments: Vec<Value>,
+}
+
+impl Encoded {
+    /// A result item without attachments.
+    pub(crate) fn item(item: Value) -> Self {
+        Encoded {
+            item,
+            attachments: Vec::new(),
+        }
     }
 }
 

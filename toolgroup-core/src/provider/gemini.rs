@@ -4,10 +4,14 @@
 
 use serde_json::{Map, Value, json};
 
+use super::content::{
+    Delivery, attached_note, base64_len, is_one_of, link_text, media_len, over_limit,
+    resource_text, unsupported_note,
+};
 use super::decode::{At, DecodeError, MissingCallId, call};
-use super::format::{AllowMode, Definition, Envelope, Format};
+use super::format::{AllowMode, Definition, Encoded, Envelope, Format};
 use super::schema::{gemini_json_schema, gemini_legacy_schema, has_no_parameters, object_root};
-use crate::result::CallResult;
+use crate::result::{CallResult, Content, ResourceContents, base64_encode};
 use crate::toolkit::{ToolCall, ToolDefinition};
 
 const NAME: &str = "Gemini";
@@ -15,6 +19,34 @@ const NAME: &str = "Gemini";
 /// The most function declarations in one Gemini request. Source: Vertex AI function calling
 /// reference, "Limitations" ("a maximum of 128 function declarations").
 pub const GEMINI_MAX_FUNCTIONS: usize = 128;
+
+/// The most inline data (the base64 of images, audio and documents) one Gemini tool result
+/// may carry. Source: Gemini API file input guide ("the total request size limit is 20 MB"
+/// for inline data; larger files go through the File API).
+pub const GEMINI_MAX_INLINE_BYTES: usize = 20_000_000;
+
+/// Types a function response may carry in its `parts`. Source: Gemini API function calling
+/// guide, "Multimodal function responses" (images: PNG, JPEG, WebP; documents: PDF, plain
+/// text).
+const RESPONSE_PART_TYPES: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "application/pdf",
+    "text/plain",
+];
+
+/// Audio types a user content may carry inline. Source: Gemini API audio understanding guide
+/// (WAV, MP3, AIFF, AAC, OGG Vorbis, FLAC).
+const AUDIO_TYPES: &[&str] = &[
+    "audio/wav",
+    "audio/mp3",
+    "audio/mpeg",
+    "audio/aiff",
+    "audio/aac",
+    "audio/ogg",
+    "audio/flac",
+];
 
 /// Gemini; `legacy` declares `parameters` in the OpenAPI subset instead of
 /// `parametersJsonSchema`.
@@ -93,20 +125,49 @@ impl Format for Gemini {
 
     /// A `functionResponse` part. Gemini reads `output` as the function's output and `error`
     /// as its failure (Gemini API reference, `FunctionResponse.response`); a structured
-    /// result is sent as JSON, any other as its text.
+    /// result is sent as JSON, any other as its text. Images and documents go in the
+    /// response's `parts` as `inlineData`; audio follows in the same user content.
     fn result(
         &self,
         call: &ToolCall,
         result: &CallResult,
         _wrapped: Option<bool>,
-    ) -> Result<Value, MissingCallId> {
-        let response = if result.is_error {
-            json!({ "error": result.text_joined() })
-        } else {
-            match &result.structured_content {
-                Some(value) => json!({ "output": value }),
-                None => json!({ "output": result.text_joined() }),
+    ) -> Result<Encoded, MissingCallId> {
+        let deliveries: Vec<Delivery> = result.content.iter().map(delivery).collect();
+        if let Some(error) = over_limit(
+            &call.name,
+            NAME,
+            media_len(&deliveries),
+            GEMINI_MAX_INLINE_BYTES,
+            "its images, audio and documents",
+        ) {
+            return self.result(call, &error, None);
+        }
+        let rich = result.content.iter().any(|c| c.as_text().is_none());
+        let mut text = Vec::with_capacity(deliveries.len());
+        let mut notes = Vec::new();
+        let mut parts = Vec::new();
+        let mut attachments = Vec::new();
+        for (block, d) in result.content.iter().zip(deliveries) {
+            match d {
+                Delivery::Text(t) if block.as_text().is_some() => text.push(t),
+                Delivery::Text(t) => notes.push(t),
+                Delivery::Part(part, _) => parts.push(part),
+                Delivery::Attachment(part, _) => {
+                    notes.push(attached_note(block));
+                    attachments.push(part);
+                }
             }
+        }
+        let response = match (&result.structured_content, result.is_error) {
+            (_, true) | (None, false) => {
+                let mut all = text;
+                all.extend(notes);
+                let key = if result.is_error { "error" } else { "output" };
+                json!({ key: all.join("\n") })
+            }
+            (Some(value), false) if notes.is_empty() => json!({ "output": value }),
+            (Some(value), false) => json!({ "output": value, "notes": notes.join("\n") }),
         };
         let mut function_response = Map::new();
         if let Some(id) = &call.id {
@@ -114,12 +175,25 @@ impl Format for Gemini {
         }
         function_response.insert("name".to_owned(), json!(call.name));
         function_response.insert("response".to_owned(), response);
-        Ok(json!({ "functionResponse": function_response }))
+        if rich && !parts.is_empty() {
+            function_response.insert("parts".to_owned(), Value::Array(parts));
+        }
+        Ok(Encoded {
+            item: json!({ "functionResponse": function_response }),
+            attachments,
+        })
     }
 
     /// One user content carrying the turn's `functionResponse` parts.
-    fn messages(&self, items: Vec<Value>) -> Vec<Value> {
-        vec![json!({ "role": "user", "parts": items })]
+    fn messages(&self, items: Vec<Encoded>) -> Vec<Value> {
+        let mut parts = Vec::with_capacity(items.len());
+        let mut attachments = Vec::new();
+        for encoded in items {
+            parts.push(encoded.item);
+            attachments.extend(encoded.attachments);
+        }
+        parts.extend(attachments);
+        vec![json!({ "role": "user", "parts": parts })]
     }
 }
 
@@ -174,4 +248,44 @@ fn parts(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
             Ok(Some(call(id, name, args)))
         })
     })
+}
+
+/// Text, text resources and links as text; images and documents of the supported types as
+/// `inlineData` parts of the response; audio as an `inlineData` part after the responses;
+/// anything else as a note.
+fn delivery(block: &Content) -> Delivery {
+    let inline = |mime: &str, data: &[u8]| json!({ "inlineData": { "mimeType": mime, "data": base64_encode(data) } });
+    match block {
+        Content::Text { text, .. } => Delivery::Text(text.clone()),
+        Content::Image {
+            data, mime_type, ..
+        } if is_one_of(mime_type, RESPONSE_PART_TYPES) => {
+            Delivery::Part(inline(mime_type, data), base64_len(data.len()))
+        }
+        Content::Audio {
+            data, mime_type, ..
+        } if is_one_of(mime_type, AUDIO_TYPES) => {
+            Delivery::Attachment(inline(mime_type, data), base64_len(data.len()))
+        }
+        Content::Resource { resource, .. } => match resource {
+            ResourceContents::Text {
+                uri,
+                mime_type,
+                text,
+                ..
+            } => Delivery::Text(resource_text(uri, mime_type.as_deref(), text)),
+            ResourceContents::Blob {
+                mime_type: Some(mime),
+                blob,
+                ..
+            } if is_one_of(mime, RESPONSE_PART_TYPES) => {
+                Delivery::Part(inline(mime, blob), base64_len(blob.len()))
+            }
+            _ => Delivery::Text(unsupported_note(block, NAME)),
+        },
+        _ => match link_text(block) {
+            Some(text) => Delivery::Text(text),
+            None => Delivery::Text(unsupported_note(block, NAME)),
+        },
+    }
 }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::decode::{At, DecodeError, MissingCallId, call};
-use super::format::{Definition, Format, Strictness};
+use super::format::{Definition, Encoded, Format, Strictness};
 use super::schema::object_root;
 use crate::result::CallResult;
 use crate::toolkit::{ToolCall, ToolDefinition};
@@ -37,8 +37,8 @@ impl Format for Mcp {
         _call: &ToolCall,
         result: &CallResult,
         wrapped: Option<bool>,
-    ) -> Result<Value, MissingCallId> {
-        Ok(call_tool_result(result, wrapped))
+    ) -> Result<Encoded, MissingCallId> {
+        Ok(Encoded::item(call_tool_result(result, wrapped)))
     }
 }
 
@@ -105,7 +105,8 @@ fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
     Ok(vec![one])
 }
 
-/// A `CallToolResult`. MCP's `structuredContent` is an object: the output of a tool whose
+/// A `CallToolResult`: every content block as is (MCP defines them; no size limit is stated).
+/// MCP's `structuredContent` is an object: the output of a tool whose
 /// `outputSchema` was wrapped, or any non-object output, is sent as `{"result": <output>}`.
 /// The text content is the result's own text (for structured output, its JSON unwrapped).
 fn call_tool_result(result: &CallResult, wrapped: Option<bool>) -> Value {

@@ -70,6 +70,7 @@
 //! ```
 
 mod anthropic;
+mod content;
 mod decode;
 mod format;
 mod gemini;
@@ -79,14 +80,14 @@ mod render;
 mod schema;
 
 pub use anthropic::{
-    ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, ANTHROPIC_MAX_STRICT_TOOLS,
-    ANTHROPIC_MAX_STRICT_UNION_PARAMS,
+    ANTHROPIC_MAX_IMAGE_BYTES, ANTHROPIC_MAX_MEDIA_BYTES, ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS,
+    ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_UNION_PARAMS,
 };
 pub use decode::{DecodeError, MissingCallId};
 pub use format::{AllowMode, Strictness};
-pub use gemini::GEMINI_MAX_FUNCTIONS;
+pub use gemini::{GEMINI_MAX_FUNCTIONS, GEMINI_MAX_INLINE_BYTES};
 pub use mcp::{McpOutputSchema, mcp_output_schema};
-pub use openai::OPENAI_MAX_TOOLS;
+pub use openai::{OPENAI_MAX_MEDIA_BYTES, OPENAI_MAX_TOOLS};
 pub use render::{Rendered, RenderedTool};
 pub use schema::{
     NotStrict, OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING,

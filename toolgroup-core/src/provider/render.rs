@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use super::Provider;
 use super::decode::{DecodeError, MissingCallId};
-use super::format::{AllowMode, Envelope, Format, Strictness};
+use super::format::{AllowMode, Encoded, Envelope, Format, Strictness};
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
@@ -237,13 +237,42 @@ impl<R: Registry> Rendered<R> {
     /// | OpenAI Chat | message `{"role":"tool","tool_call_id","content"}` |
     /// | OpenAI Responses | input item `{"type":"function_call_output","call_id","output"}` |
     /// | Anthropic | content block `{"type":"tool_result","tool_use_id","content","is_error"}` |
-    /// | Gemini | part `{"functionResponse":{"id","name","response"}}` |
+    /// | Gemini | part `{"functionResponse":{"id","name","response","parts"}}` |
     /// | MCP | `CallToolResult` `{"content","structuredContent","isError"}` |
     ///
     /// OpenAI has no error flag: an error result's text is prefixed with `Error: `. Gemini's
     /// `response` is `{"output": ...}` (the structured value, or the text) or `{"error":
     /// text}`. For MCP, a non-object structured output is wrapped as `{"result": ...}`
     /// (see [`mcp_output_schema`](super::mcp_output_schema)).
+    ///
+    /// # Content blocks
+    ///
+    /// How each [`Content`](crate::Content) block reaches each provider. "Note" means a text
+    /// line in the result that names the block (`[audio (audio/ogg, 912 bytes): not shown,
+    /// Anthropic cannot receive this kind of content]`), so nothing is dropped silently;
+    /// "next message" means the block is delivered in a user message right after the results,
+    /// by [`result_messages`](Self::result_messages) (which `result_message` alone cannot
+    /// return), with a note in the result saying so.
+    ///
+    /// | block | OpenAI Chat | OpenAI Responses | Anthropic | Gemini | MCP |
+    /// |---|---|---|---|---|---|
+    /// | text | text | `input_text` (or the plain string when all blocks are text) | `text` | in `output` | as is |
+    /// | image (PNG, JPEG, WebP, GIF) | next message, `image_url` data URL | `input_image` data URL | `image` block, base64 source | `parts[].inlineData` (PNG, JPEG, WebP; GIF: note) | as is |
+    /// | audio | next message, `input_audio` (WAV, MP3; others: note) | note | note | an `inlineData` part of the same user content, after the function responses | as is |
+    /// | text resource | text: a header line with the URI, then the text | `input_text`, the same | `text`, the same | in `output`, the same | as is |
+    /// | binary resource | PDF: next message, `file` with `file_data`; image: as an image; else note | PDF: `input_file` with `file_data`; image: as an image; else note | PDF: `document` block, base64 source; image: as an image; else note | PDF, plain text, PNG, JPEG, WebP: `parts[].inlineData`; else note | as is |
+    /// | resource link | text: `Resource link: name <uri> (mime, size bytes): description` | `input_text`, the same | `text`, the same | in `output`, the same | as is |
+    ///
+    /// Annotations are MCP's alone; the other providers have no place for them.
+    ///
+    /// # Size limits
+    ///
+    /// A result whose media (the base64 of its images, audio and binary resources) pass the
+    /// provider's limit is sent as an error result naming the sizes instead, so the model can
+    /// try something smaller: [`OPENAI_MAX_MEDIA_BYTES`](super::OPENAI_MAX_MEDIA_BYTES),
+    /// [`ANTHROPIC_MAX_MEDIA_BYTES`](super::ANTHROPIC_MAX_MEDIA_BYTES) and
+    /// [`ANTHROPIC_MAX_IMAGE_BYTES`](super::ANTHROPIC_MAX_IMAGE_BYTES) (per image),
+    /// [`GEMINI_MAX_INLINE_BYTES`](super::GEMINI_MAX_INLINE_BYTES). MCP states no limit.
     ///
     /// # Errors
     ///
@@ -253,6 +282,10 @@ impl<R: Registry> Rendered<R> {
         call: &ToolCall,
         result: &CallResult,
     ) -> Result<Value, MissingCallId> {
+        self.encode(call, result).map(|e| e.item)
+    }
+
+    fn encode(&self, call: &ToolCall, result: &CallResult) -> Result<Encoded, MissingCallId> {
         let wrapped = self
             .index
             .get(call.name.as_str())
@@ -263,8 +296,11 @@ impl<R: Registry> Rendered<R> {
     /// A turn's results (as [`Toolkit::call_batch`] returns them, in call order) as what to
     /// append to the conversation: one message per result for OpenAI (and one
     /// `CallToolResult` per result for MCP); one user message of `tool_result` blocks for
-    /// Anthropic; one `{"role":"user","parts":[...]}` content for Gemini. No calls, no
-    /// messages.
+    /// Anthropic; one `{"role":"user","parts":[...]}` content for Gemini. For OpenAI Chat, the
+    /// images, audio and PDFs a tool message cannot carry follow in one user message after the
+    /// tool messages (each call's attachments introduced by a text part naming the call); for
+    /// Gemini, audio follows the function responses in the same content (see
+    /// [`result_message`](Self::result_message)). No calls, no messages.
     ///
     /// # Errors
     ///
@@ -286,10 +322,10 @@ impl<R: Registry> Rendered<R> {
         let items = calls
             .iter()
             .zip(results)
-            .map(|(c, r)| self.result_message(c, r))
+            .map(|(c, r)| self.encode(c, r))
             .collect::<Result<Vec<_>, _>>()?;
         if items.is_empty() {
-            return Ok(items);
+            return Ok(Vec::new());
         }
         Ok(self.format().messages(items))
     }
