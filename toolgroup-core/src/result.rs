@@ -71,7 +71,7 @@ impl Annotations {
 /// The contents of a resource embedded in a result (MCP `TextResourceContents` or
 /// `BlobResourceContents`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, try_from = "RawResource")]
 #[non_exhaustive]
 pub enum ResourceContents {
     /// A text resource.
@@ -99,6 +99,39 @@ pub enum ResourceContents {
         #[serde(with = "base64_bytes")]
         blob: Vec<u8>,
     },
+}
+
+/// Resource contents as they come, before choosing text or blob (for a clear error).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawResource {
+    uri: String,
+    #[serde(default)]
+    mime_type: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default, with = "base64_bytes::option")]
+    blob: Option<Vec<u8>>,
+}
+
+impl TryFrom<RawResource> for ResourceContents {
+    type Error = &'static str;
+
+    fn try_from(raw: RawResource) -> Result<Self, Self::Error> {
+        match (raw.text, raw.blob) {
+            (Some(text), None) => Ok(ResourceContents::Text {
+                uri: raw.uri,
+                mime_type: raw.mime_type,
+                text,
+            }),
+            (None, Some(blob)) => Ok(ResourceContents::Blob {
+                uri: raw.uri,
+                mime_type: raw.mime_type,
+                blob,
+            }),
+            _ => Err("resource contents need exactly one of `text` and `blob`"),
+        }
+    }
 }
 
 impl ResourceContents {
@@ -558,5 +591,18 @@ mod base64_bytes {
         base64::engine::general_purpose::STANDARD
             .decode(text.as_bytes())
             .map_err(|e| serde::de::Error::custom(format_args!("invalid base64 data: {e}")))
+    }
+
+    /// An optional base64 field.
+    pub(super) mod option {
+        use serde::{Deserialize, Deserializer};
+
+        pub(in super::super) fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<Vec<u8>>, D::Error> {
+            #[derive(Deserialize)]
+            struct Wrapped(#[serde(with = "super")] Vec<u8>);
+            Ok(Option::<Wrapped>::deserialize(deserializer)?.map(|Wrapped(bytes)| bytes))
+        }
     }
 }

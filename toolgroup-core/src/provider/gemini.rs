@@ -5,8 +5,8 @@
 use serde_json::{Map, Value, json};
 
 use super::content::{
-    Delivery, attached_note, base64_len, is_one_of, link_text, media_len, over_limit,
-    resource_text, unsupported_note,
+    Delivery, base64_len, describe, is_one_of, link_text, media_len, over_limit, resource_text,
+    unsupported_note,
 };
 use super::decode::{At, DecodeError, MissingCallId, call};
 use super::format::{AllowMode, Definition, Encoded, Envelope, Format};
@@ -143,7 +143,6 @@ impl Format for Gemini {
         ) {
             return self.result(call, &error, None);
         }
-        let rich = result.content.iter().any(|c| c.as_text().is_none());
         let mut text = Vec::with_capacity(deliveries.len());
         let mut notes = Vec::new();
         let mut parts = Vec::new();
@@ -152,9 +151,18 @@ impl Format for Gemini {
             match d {
                 Delivery::Text(t) if block.as_text().is_some() => text.push(t),
                 Delivery::Text(t) => notes.push(t),
-                Delivery::Part(part, _) => parts.push(part),
+                Delivery::Part(part, _) => {
+                    notes.push(format!(
+                        "[{}: in the parts of this response]",
+                        describe(block)
+                    ));
+                    parts.push(part);
+                }
                 Delivery::Attachment(part, _) => {
-                    notes.push(attached_note(block));
+                    notes.push(format!(
+                        "[{}: attached after the function responses]",
+                        describe(block)
+                    ));
                     attachments.push(part);
                 }
             }
@@ -175,7 +183,7 @@ impl Format for Gemini {
         }
         function_response.insert("name".to_owned(), json!(call.name));
         function_response.insert("response".to_owned(), response);
-        if rich && !parts.is_empty() {
+        if !parts.is_empty() {
             function_response.insert("parts".to_owned(), Value::Array(parts));
         }
         Ok(Encoded {
