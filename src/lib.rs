@@ -122,9 +122,12 @@ pub use toolgroup_core::*;
 /// a parameter go to its field. A parameter of type [`ToolContext`] is injected, not part of
 /// the schema. `#[args] params: MyParams` takes the whole arguments struct instead.
 ///
-/// The return type may be `String`/`&str`/`Cow<str>` (text), `()` (no content), anything
-/// `Serialize` (structured content plus its JSON text; an output schema when it is
-/// `JsonSchema`), or `Result<T, E>` of those with `E: Display` (an error result).
+/// The return type may be `String`/`&str`/`Cow<str>` (text), `()` (no content), a rich
+/// result through [`IntoCallResult`] ([`Image`] or [`Audio`] from bytes and a MIME type, a
+/// [`Content`] block, `Vec<Content>`, or a whole [`CallResult`], which may also carry
+/// structured content), anything `Serialize` (structured content plus its JSON text; an
+/// output schema when it is `JsonSchema`), or `Result<T, E>` of those with `E: Display` (an
+/// error result).
 ///
 /// ```
 /// use toolgroup::prelude::*;
