@@ -369,3 +369,71 @@ fn media_over_a_provider_s_limit_become_an_error_result() {
     assert_eq!(message["isError"], false);
     assert_eq!(message["content"][0]["type"], "image");
 }
+
+/// Draw a chart.
+#[tool]
+fn chart(
+    /// Whether to fail.
+    fail: bool,
+) -> Result<Image, String> {
+    if fail {
+        return Err("no data".to_owned());
+    }
+    Ok(Image::png(PNG))
+}
+
+/// Speak.
+#[tool]
+fn speak() -> Audio {
+    Audio::new(WAV, "audio/wav")
+}
+
+/// Attach a report.
+#[tool]
+fn report() -> Vec<Content> {
+    vec![
+        Content::text("The report:"),
+        Content::resource(
+            ResourceContents::blob("file:///reports/q3.pdf", PDF).with_mime_type("application/pdf"),
+        ),
+    ]
+}
+
+#[tool_group(name = "media", description = "Media.", tools = [chart, speak, report])]
+struct Media;
+
+#[toolkit]
+struct Studio {
+    #[basic]
+    media: Media,
+}
+
+#[tokio::test]
+async fn tools_return_images_audio_and_blocks() {
+    let kit = Toolkit::new(Studio { media: Media });
+    let mut session = kit.session();
+    let calls = [
+        ToolCall::new("chart", r#"{"fail": false}"#).with_id("1"),
+        ToolCall::new("chart", r#"{"fail": true}"#).with_id("2"),
+        ToolCall::new("speak", "{}").with_id("3"),
+        ToolCall::new("report", "{}").with_id("4"),
+    ];
+    let results = kit.call_batch(&mut session, &calls).await;
+    assert_eq!(results[0], Image::png(PNG).into_call_result());
+    assert!(results[1].is_error);
+    assert_eq!(results[1].text_joined(), "no data");
+    assert_eq!(results[2].content, vec![Content::audio(WAV, "audio/wav")]);
+    assert_eq!(results[3].content.len(), 2);
+    // No output schema for rich results: they are not structured.
+    let chart = kit
+        .all_definitions()
+        .find(|d| d.name == "chart")
+        .expect("chart");
+    assert!(chart.output_schema.is_none());
+    // The MCP rendering carries the image as MCP's image block.
+    let mcp = Rendered::new(&kit, Provider::Mcp);
+    let message = mcp.result_message(&calls[0], &results[0]).expect("encoded");
+    assert_eq!(message["content"][0]["type"], "image");
+    assert_eq!(message["content"][0]["mimeType"], "image/png");
+    assert_eq!(message["content"][0]["data"], base64(PNG));
+}

@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::output::IntoCallResult;
+
 /// Who a content block is meant for (MCP `Role`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -530,39 +532,14 @@ impl CallResult {
     }
 }
 
-/// A value a tool can return as its result directly, rather than as structured output.
-///
-/// The `#[tool]` macro uses it before falling back to `Serialize`: a tool returning one of
-/// these types (or `Result<T, E>` of one) gets exactly this result.
-pub trait IntoCallResult {
-    /// The call result.
-    fn into_call_result(self) -> CallResult;
-}
-
-impl IntoCallResult for CallResult {
-    fn into_call_result(self) -> CallResult {
-        self
-    }
-}
-
-impl IntoCallResult for Content {
-    fn into_call_result(self) -> CallResult {
-        CallResult::new(vec![self])
-    }
-}
-
-impl IntoCallResult for Vec<Content> {
-    fn into_call_result(self) -> CallResult {
-        CallResult::new(self)
-    }
-}
-
+/// A tool returning an [`Image`] answers with that one image block.
 impl IntoCallResult for Image {
     fn into_call_result(self) -> CallResult {
         CallResult::new(vec![self.into()])
     }
 }
 
+/// A tool returning [`Audio`] answers with that one audio block.
 impl IntoCallResult for Audio {
     fn into_call_result(self) -> CallResult {
         CallResult::new(vec![self.into()])
