@@ -525,3 +525,19 @@ async fn an_agent_loop_in_the_mask_mode() {
     assert!(text.starts_with("Error: `numbers` was not run"), "{text}");
     assert!(text.contains("`data`"), "{text}");
 }
+
+#[test]
+fn names_echoed_in_errors_are_escaped() {
+    let unknown = "gpt\n\u{1b}[31m"
+        .parse::<Provider>()
+        .expect_err("no such provider");
+    let text = unknown.to_string();
+    assert!(!text.contains('\n') && !text.contains('\u{1b}'), "{text}");
+    assert!(text.contains("gpt\\n\\u{1b}[31m"), "{text}");
+    let rendered = Rendered::new(&kit(), Provider::OpenAiChat);
+    let missing = rendered
+        .result_message(&ToolCall::new("evil\nline", "{}"), &CallResult::text("x"))
+        .expect_err("no id");
+    let text = missing.to_string();
+    assert!(text.contains("`evil\\nline`"), "{text}");
+}

@@ -496,6 +496,7 @@ pub fn strictness_table<R: Registry>(rendered: &Rendered<R>) -> Vec<(&'static st
                 Strictness::Strict => "strict".to_owned(),
                 Strictness::NotApplicable => "-".to_owned(),
                 Strictness::Fallback(why) => format!("fallback: {why}"),
+                other => panic!("a new kind of strictness: {other:?}"),
             };
             (e.name, s)
         })

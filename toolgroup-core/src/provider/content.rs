@@ -121,7 +121,7 @@ pub(crate) fn over_limit(
     (media > max).then(|| {
         CallResult::error(format!(
             "the result of `{}` is too large for {provider}: {what} take {media} bytes in base64, over its limit of {max} bytes; return smaller media (a smaller or compressed image, fewer pages) or a resource link instead",
-            crate::args::truncate(tool, 64)
+            crate::echo::echo(tool, 64)
         ))
     })
 }

@@ -13,6 +13,7 @@ use crate::toolkit::{ToolCall, ToolDefinition};
 
 /// Whether a rendered tool is strict.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Strictness {
     /// Marked strict: the provider constrains the model's arguments to the schema.
     Strict,
@@ -27,6 +28,7 @@ pub enum Strictness {
 /// What the model may do in the mask delivery mode
 /// ([`Rendered::allowed_tools_json`](super::Rendered::allowed_tools_json)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum AllowMode {
     /// The model may call an allowed tool or answer in text (OpenAI `"auto"`, Gemini
     /// `"VALIDATED"`).

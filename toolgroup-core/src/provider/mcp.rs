@@ -130,6 +130,7 @@ fn call_tool_result(result: &CallResult, wrapped: Option<bool>) -> Value {
 
 /// An MCP `outputSchema` and whether it wraps the tool's output.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct McpOutputSchema {
     /// The schema to declare: always `"type": "object"`, as MCP requires.
     pub schema: Value,

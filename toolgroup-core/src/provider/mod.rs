@@ -219,6 +219,7 @@ impl fmt::Display for Provider {
 
 /// A provider name that [`Provider::from_str`] does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnknownProvider(pub String);
 
 impl fmt::Display for UnknownProvider {
@@ -226,7 +227,7 @@ impl fmt::Display for UnknownProvider {
         write!(
             f,
             "unknown provider `{}`; expected one of {}",
-            crate::args::truncate(&self.0, 64),
+            crate::echo::echo(&self.0, 64),
             list_names(Provider::ALL.iter().map(|p| p.name()))
         )
     }

@@ -17,6 +17,7 @@ use crate::toolkit::{ToolCall, ToolDefinition, Toolkit};
 
 /// One pre-rendered tool definition.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct RenderedTool<'a> {
     /// The tool's name.
     pub name: &'static str,

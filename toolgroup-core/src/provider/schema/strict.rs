@@ -29,6 +29,7 @@ pub const OPENAI_STRICT_MAX_ENUM_VALUES: usize = 1000;
 
 /// Why a schema cannot be rendered in a provider's strict mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NotStrict {
     /// Where in the schema, as a JSON pointer (`/properties/weights`); empty for the root.
     pub path: String,
