@@ -4,8 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::content::{
-    Delivery, base64_len, is_one_of, link_text, media_len, over_limit, resource_text,
-    unsupported_note,
+    Delivery, is_one_of, link_text, media_len, over_limit, resource_text, unsupported_note,
 };
 use super::decode::{At, DecodeError, MissingCallId, call};
 use super::format::{Definition, Encoded, Format, Strictness, call_id};
@@ -112,7 +111,7 @@ impl Format for Anthropic {
         _wrapped: Option<bool>,
     ) -> Result<Encoded, MissingCallId> {
         let id = call_id(call, NAME)?;
-        let deliveries: Vec<Delivery> = result.content.iter().map(delivery).collect();
+        let deliveries: Vec<Delivery<'_>> = result.content.iter().map(delivery).collect();
         let largest_image = result
             .content
             .iter()
@@ -150,7 +149,7 @@ impl Format for Anthropic {
             .filter_map(|d| match d {
                 Delivery::Text(text) if text.is_empty() => None,
                 Delivery::Text(text) => Some(json!({ "type": "text", "text": text })),
-                Delivery::Part(part, _) | Delivery::Attachment(part, _) => Some(part),
+                Delivery::Part(part, _) | Delivery::Attachment(part, _) => Some(part()),
             })
             .collect();
         if !content.is_empty() {
@@ -233,16 +232,15 @@ fn blocks(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
 /// Text, resources and links as `text` blocks; images as `image` blocks and PDF files as
 /// `document` blocks (base64 sources), which a `tool_result` may hold (Anthropic tool use
 /// guide, "tool_result" content); anything else (audio) as a note.
-fn delivery(block: &Content) -> Delivery {
-    let base64 = |kind: &str, mime: &str, data: &[u8]| {
-        Delivery::Part(
+fn delivery(block: &Content) -> Delivery<'_> {
+    fn base64<'a>(kind: &'static str, mime: &'a str, data: &'a [u8]) -> Delivery<'a> {
+        Delivery::part(data.len(), move || {
             json!({
                 "type": kind,
                 "source": { "type": "base64", "media_type": mime, "data": base64_encode(data) },
-            }),
-            base64_len(data.len()),
-        )
-    };
+            })
+        })
+    }
     match block {
         Content::Text { text, .. } => Delivery::Text(text.clone()),
         Content::Image {

@@ -132,19 +132,35 @@ pub(crate) fn is_one_of(mime: &str, types: &[&str]) -> bool {
     types.contains(&mime.as_str())
 }
 
+/// A content part, built only once the result is known to fit the provider's limits (so
+/// media over a limit are never encoded).
+pub(crate) type Lazy<'a> = Box<dyn FnOnce() -> serde_json::Value + 'a>;
+
 /// How one block reaches a provider.
-pub(crate) enum Delivery {
+pub(crate) enum Delivery<'a> {
     /// Text in the tool result.
     Text(String),
     /// A content part of the tool result, and the base64 size of its media.
-    Part(serde_json::Value, usize),
+    Part(Lazy<'a>, usize),
     /// A part of the user message after the results (a note stays in the result), and the
     /// base64 size of its media.
-    Attachment(serde_json::Value, usize),
+    Attachment(Lazy<'a>, usize),
+}
+
+impl<'a> Delivery<'a> {
+    /// A part of the tool result carrying `bytes` bytes of media.
+    pub(crate) fn part(bytes: usize, make: impl FnOnce() -> serde_json::Value + 'a) -> Self {
+        Delivery::Part(Box::new(make), base64_len(bytes))
+    }
+
+    /// A part of the next user message carrying `bytes` bytes of media.
+    pub(crate) fn attachment(bytes: usize, make: impl FnOnce() -> serde_json::Value + 'a) -> Self {
+        Delivery::Attachment(Box::new(make), base64_len(bytes))
+    }
 }
 
 /// The base64 size of the media a result's deliveries carry.
-pub(crate) fn media_len(deliveries: &[Delivery]) -> usize {
+pub(crate) fn media_len(deliveries: &[Delivery<'_>]) -> usize {
     deliveries
         .iter()
         .map(|d| match d {

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::content::{
-    Delivery, base64_len, describe, is_one_of, link_text, media_len, over_limit, resource_text,
+    Delivery, describe, is_one_of, link_text, media_len, over_limit, resource_text,
     unsupported_note,
 };
 use super::decode::{At, DecodeError, MissingCallId, call};
@@ -133,7 +133,7 @@ impl Format for Gemini {
         result: &CallResult,
         _wrapped: Option<bool>,
     ) -> Result<Encoded, MissingCallId> {
-        let deliveries: Vec<Delivery> = result.content.iter().map(delivery).collect();
+        let deliveries: Vec<Delivery<'_>> = result.content.iter().map(delivery).collect();
         if let Some(error) = over_limit(
             &call.name,
             NAME,
@@ -156,14 +156,14 @@ impl Format for Gemini {
                         "[{}: in the parts of this response]",
                         describe(block)
                     ));
-                    parts.push(part);
+                    parts.push(part());
                 }
                 Delivery::Attachment(part, _) => {
                     notes.push(format!(
                         "[{}: attached after the function responses]",
                         describe(block)
                     ));
-                    attachments.push(part);
+                    attachments.push(part());
                 }
             }
         }
@@ -261,19 +261,19 @@ fn parts(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
 /// Text, text resources and links as text; images and documents of the supported types as
 /// `inlineData` parts of the response; audio as an `inlineData` part after the responses;
 /// anything else as a note.
-fn delivery(block: &Content) -> Delivery {
+fn delivery(block: &Content) -> Delivery<'_> {
     let inline = |mime: &str, data: &[u8]| json!({ "inlineData": { "mimeType": mime, "data": base64_encode(data) } });
     match block {
         Content::Text { text, .. } => Delivery::Text(text.clone()),
         Content::Image {
             data, mime_type, ..
         } if is_one_of(mime_type, RESPONSE_PART_TYPES) => {
-            Delivery::Part(inline(mime_type, data), base64_len(data.len()))
+            Delivery::part(data.len(), move || inline(mime_type, data))
         }
         Content::Audio {
             data, mime_type, ..
         } if is_one_of(mime_type, AUDIO_TYPES) => {
-            Delivery::Attachment(inline(mime_type, data), base64_len(data.len()))
+            Delivery::attachment(data.len(), move || inline(mime_type, data))
         }
         Content::Resource { resource, .. } => match resource {
             ResourceContents::Text {
@@ -287,7 +287,7 @@ fn delivery(block: &Content) -> Delivery {
                 blob,
                 ..
             } if is_one_of(mime, RESPONSE_PART_TYPES) => {
-                Delivery::Part(inline(mime, blob), base64_len(blob.len()))
+                Delivery::part(blob.len(), move || inline(mime, blob))
             }
             _ => Delivery::Text(unsupported_note(block, NAME)),
         },

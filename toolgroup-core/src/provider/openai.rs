@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::content::{
-    Delivery, attached_note, base64_len, data_url, file_name, is_one_of, link_text, media_len,
-    over_limit, resource_text, unsupported_note,
+    Delivery, attached_note, data_url, file_name, is_one_of, link_text, media_len, over_limit,
+    resource_text, unsupported_note,
 };
 use super::decode::{At, DecodeError, MissingCallId, call};
 use super::format::{AllowMode, Definition, Encoded, Envelope, Format, Strictness, call_id};
@@ -123,7 +123,7 @@ impl Format for Chat {
         _wrapped: Option<bool>,
     ) -> Result<Encoded, MissingCallId> {
         let id = call_id(call, CHAT)?;
-        let deliveries: Vec<Delivery> = result.content.iter().map(chat_delivery).collect();
+        let deliveries: Vec<Delivery<'_>> = result.content.iter().map(chat_delivery).collect();
         if let Some(error) = over_limit(
             &call.name,
             CHAT,
@@ -140,7 +140,7 @@ impl Format for Chat {
                 Delivery::Text(text) => lines.push(text),
                 Delivery::Attachment(part, _) | Delivery::Part(part, _) => {
                     lines.push(attached_note(block));
-                    attachments.push(part);
+                    attachments.push(part());
                 }
             }
         }
@@ -221,7 +221,7 @@ impl Format for Responses {
                 json!({ "type": "function_call_output", "call_id": id, "output": output }),
             ));
         }
-        let deliveries: Vec<Delivery> = result.content.iter().map(responses_delivery).collect();
+        let deliveries: Vec<Delivery<'_>> = result.content.iter().map(responses_delivery).collect();
         if let Some(error) = over_limit(
             &call.name,
             RESPONSES,
@@ -235,7 +235,7 @@ impl Format for Responses {
             .into_iter()
             .map(|d| match d {
                 Delivery::Text(text) => json!({ "type": "input_text", "text": text }),
-                Delivery::Part(part, _) | Delivery::Attachment(part, _) => part,
+                Delivery::Part(part, _) | Delivery::Attachment(part, _) => part(),
             })
             .collect();
         if result.is_error {
@@ -329,13 +329,13 @@ fn marked(text: String, is_error: bool) -> String {
 
 /// Text, resources and links as text; what a tool message cannot carry (images, WAV and MP3
 /// audio, PDF files) as parts of the next user message; anything else as a note.
-fn chat_delivery(block: &Content) -> Delivery {
-    let image = |mime: &str, data: &[u8]| {
-        Delivery::Attachment(
-            json!({ "type": "image_url", "image_url": { "url": data_url(mime, data) } }),
-            base64_len(data.len()),
+fn chat_delivery(block: &Content) -> Delivery<'_> {
+    fn image<'a>(mime: &'a str, data: &'a [u8]) -> Delivery<'a> {
+        Delivery::attachment(
+            data.len(),
+            move || json!({ "type": "image_url", "image_url": { "url": data_url(mime, data) } }),
         )
-    };
+    }
     match block {
         Content::Text { text, .. } => Delivery::Text(text.clone()),
         Content::Image {
@@ -344,13 +344,12 @@ fn chat_delivery(block: &Content) -> Delivery {
         Content::Audio {
             data, mime_type, ..
         } => match audio_format(mime_type) {
-            Some(format) => Delivery::Attachment(
+            Some(format) => Delivery::attachment(data.len(), move || {
                 json!({
                     "type": "input_audio",
                     "input_audio": { "data": crate::result::base64_encode(data), "format": format },
-                }),
-                base64_len(data.len()),
-            ),
+                })
+            }),
             None => Delivery::Text(unsupported_note(block, CHAT)),
         },
         Content::Resource { resource, .. } => match resource {
@@ -365,13 +364,12 @@ fn chat_delivery(block: &Content) -> Delivery {
                 mime_type: Some(mime),
                 blob,
                 ..
-            } if is_one_of(mime, FILE_TYPES) => Delivery::Attachment(
+            } if is_one_of(mime, FILE_TYPES) => Delivery::attachment(blob.len(), move || {
                 json!({
                     "type": "file",
                     "file": { "filename": file_name(uri, "document.pdf"), "file_data": data_url(mime, blob) },
-                }),
-                base64_len(blob.len()),
-            ),
+                })
+            }),
             ResourceContents::Blob {
                 mime_type: Some(mime),
                 blob,
@@ -388,13 +386,13 @@ fn chat_delivery(block: &Content) -> Delivery {
 
 /// Text, resources and links as `input_text`; images as `input_image` and PDF files as
 /// `input_file` parts of the output; anything else (audio) as a note.
-fn responses_delivery(block: &Content) -> Delivery {
-    let image = |mime: &str, data: &[u8]| {
-        Delivery::Part(
-            json!({ "type": "input_image", "image_url": data_url(mime, data), "detail": "auto" }),
-            base64_len(data.len()),
+fn responses_delivery(block: &Content) -> Delivery<'_> {
+    fn image<'a>(mime: &'a str, data: &'a [u8]) -> Delivery<'a> {
+        Delivery::part(
+            data.len(),
+            move || json!({ "type": "input_image", "image_url": data_url(mime, data), "detail": "auto" }),
         )
-    };
+    }
     match block {
         Content::Text { text, .. } => Delivery::Text(text.clone()),
         Content::Image {
@@ -412,14 +410,13 @@ fn responses_delivery(block: &Content) -> Delivery {
                 mime_type: Some(mime),
                 blob,
                 ..
-            } if is_one_of(mime, FILE_TYPES) => Delivery::Part(
+            } if is_one_of(mime, FILE_TYPES) => Delivery::part(blob.len(), move || {
                 json!({
                     "type": "input_file",
                     "filename": file_name(uri, "document.pdf"),
                     "file_data": data_url(mime, blob),
-                }),
-                base64_len(blob.len()),
-            ),
+                })
+            }),
             ResourceContents::Blob {
                 mime_type: Some(mime),
                 blob,
