@@ -437,3 +437,32 @@ async fn tools_return_images_audio_and_blocks() {
     assert_eq!(message["content"][0]["mimeType"], "image/png");
     assert_eq!(message["content"][0]["data"], base64(PNG));
 }
+
+#[test]
+fn attachments_are_available_beside_a_single_result_message() {
+    let kit = kit();
+    let call = ToolCall::new("ping", "{}").with_id("call_1");
+    let result = Image::png(PNG).into_call_result();
+    for &provider in Provider::ALL {
+        let rendered = Rendered::new(&kit, provider);
+        let attachments = rendered
+            .result_attachments(&call, &result)
+            .expect("encoded");
+        let messages = rendered
+            .result_messages(std::slice::from_ref(&call), std::slice::from_ref(&result))
+            .expect("encoded");
+        match provider {
+            Provider::OpenAiChat => {
+                assert_eq!(attachments.len(), 2, "a label and the image");
+                assert_eq!(attachments[1]["type"], "image_url");
+                assert_eq!(messages[1], json!({"role": "user", "content": attachments}));
+            }
+            _ => assert!(attachments.is_empty(), "{provider}: {attachments:?}"),
+        }
+    }
+    let gemini = Rendered::new(&kit, Provider::Gemini);
+    let audio = Audio::new(WAV, "audio/wav").into_call_result();
+    let parts = gemini.result_attachments(&call, &audio).expect("encoded");
+    assert_eq!(parts.len(), 1);
+    assert_eq!(parts[0]["inlineData"]["mimeType"], "audio/wav");
+}

@@ -53,7 +53,10 @@
 //!
 //! [`Provider::decode_calls`] turns a provider's response into [`ToolCall`]s
 //! and [`Rendered::result_message`] turns a [`CallResult`](crate::CallResult) into the
-//! provider's tool-result message, so an agent turn is:
+//! provider's tool-result message, images, audio, documents and resource links included (each
+//! provider in its own shape; content a provider cannot take in a tool result follows in the
+//! next user message or is named in a note, and media over a provider's size limit become an
+//! error result; see [`Rendered::result_message`]), so an agent turn is:
 //!
 //! ```
 //! # use toolgroup_core::provider::{Provider, Rendered};

@@ -252,8 +252,10 @@ impl<R: Registry> Rendered<R> {
     /// line in the result that names the block (`[audio (audio/ogg, 912 bytes): not shown,
     /// Anthropic cannot receive this kind of content]`), so nothing is dropped silently;
     /// "next message" means the block is delivered in a user message right after the results,
-    /// by [`result_messages`](Self::result_messages) (which `result_message` alone cannot
-    /// return), with a note in the result saying so.
+    /// by [`result_messages`](Self::result_messages), with a note in the result saying so
+    /// (with `result_message`, take those parts from
+    /// [`result_attachments`](Self::result_attachments)). Gemini reads media in a function
+    /// response's `parts` from Gemini 3 on.
     ///
     /// | block | OpenAI Chat | OpenAI Responses | Anthropic | Gemini | MCP |
     /// |---|---|---|---|---|---|
@@ -284,6 +286,24 @@ impl<R: Registry> Rendered<R> {
         result: &CallResult,
     ) -> Result<Value, MissingCallId> {
         self.encode(call, result).map(|e| e.item)
+    }
+
+    /// The content parts of `result` that go in the user message after the results rather
+    /// than in the tool result itself (see [`result_message`](Self::result_message)): for
+    /// OpenAI Chat, a text part naming the call followed by its images, audio and PDF files;
+    /// for Gemini, its audio as `inlineData` parts. Empty for every other provider, and for
+    /// results without such content. [`result_messages`](Self::result_messages) already
+    /// places them.
+    ///
+    /// # Errors
+    ///
+    /// As [`result_message`](Self::result_message).
+    pub fn result_attachments(
+        &self,
+        call: &ToolCall,
+        result: &CallResult,
+    ) -> Result<Vec<Value>, MissingCallId> {
+        self.encode(call, result).map(|e| e.attachments)
     }
 
     fn encode(&self, call: &ToolCall, result: &CallResult) -> Result<Encoded, MissingCallId> {
