@@ -5,6 +5,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 mod args;
+pub mod catalog;
 mod check;
 mod futures;
 mod group;
@@ -20,6 +21,7 @@ mod tool;
 mod toolkit;
 
 pub use args::{ArgumentError, Arguments, ArgumentsBuf};
+pub use catalog::Catalog;
 pub use group::{GroupInfo, ToolGroup};
 pub use policy::{Decision, Policy, PolicyRequest};
 pub use registry::{GroupBits, GroupId, Registry, UnknownGroup};
