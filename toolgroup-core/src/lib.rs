@@ -4,6 +4,7 @@
 //! Users depend on the `toolgroup` crate, which re-exports this one together with the macros.
 
 #![warn(missing_docs, unreachable_pub)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 mod args;
 pub mod catalog;
 mod check;

@@ -2,6 +2,7 @@
 //! `toolgroup` crate, which documents them; this crate's API is an implementation detail.
 
 #![warn(missing_docs, unreachable_pub)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use proc_macro::TokenStream;
 
