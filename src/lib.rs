@@ -96,7 +96,7 @@
 //! group (basic and switchable) with its description and instructions, and every tool with its
 //! description, hints and arguments (name, type, whether required, description); each variant
 //! of the group enum carries its group's description; a group's own page lists its tools the
-//! same way; a free tool's marker struct shows the tool. See [`example`](crate::example) (only
+//! same way; a free tool's marker struct shows the tool. See [`example`] (only
 //! in the rendered documentation) for what that looks like, and
 //! [`#[tool]`](macro@tool#generated-documentation) for how it works and its limits.
 //!
@@ -261,7 +261,7 @@ pub use toolgroup_core::*;
 ///   module of a tool function with the same name clashes with the tool's doc macro; rename
 ///   the function and keep the tool's name with `#[tool(name = "...")]`.
 /// - The pages show Rust types; the JSON schemas the model gets are in
-///   [`Toolkit::catalog`] and [`Tool::INFO`](Tool::INFO).
+///   [`Toolkit::catalog`] and [`Tool::INFO`].
 /// - Code blocks in descriptions are shown as text on the group and toolkit pages (rustdoc
 ///   does not run a tool's examples again for every page that lists it), and their headings
 ///   as bold lines.
