@@ -54,6 +54,15 @@ mod tools {
         out
     }
 
+    /// Match a pattern (a raw identifier as the function's name).
+    #[tool]
+    pub fn r#match(
+        /// The pattern.
+        r#type: String,
+    ) -> bool {
+        r#type.is_empty()
+    }
+
     pub mod notes {
         use toolgroup::prelude::*;
 
@@ -80,7 +89,7 @@ mod groups {
     #[tool_group(
         name = "web",
         instructions = "Cite the URL of every result you use.",
-        tools = [crate::tools::search, fetch, super::tools::write]
+        tools = [crate::tools::search, fetch, super::tools::write, crate::tools::r#match]
     )]
     pub struct Web;
 
@@ -175,6 +184,8 @@ fn the_toolkit_docs_list_every_group_and_every_tool_with_its_arguments() {
     assert!(at("**Group `web`**") < at("**Group `counter`**"));
     assert!(at("**Tool `search`**") < at("**Tool `fetch`**"));
     assert!(at("**Tool `fetch`**") < at("**Tool `super::tools::write`**"));
+    assert!(at("**Tool `super::tools::write`**") < at("**Tool `match`**"));
+    assert_contains(doc, &["| `type` | `String` | yes | The pattern. |"]);
     // A tool's example is shown as text, not run again as a doc test of every page.
     assert_contains(doc, &["```text\nassert!(false"]);
     assert!(!doc.contains("```\nassert!"), "{doc}");
@@ -234,6 +245,7 @@ fn tools_keep_working_beside_their_doc_macros() {
             "search",
             "fetch",
             "write",
+            "match",
             "add"
         ]
     );

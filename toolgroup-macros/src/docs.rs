@@ -451,7 +451,16 @@ fn tokens_text(tokens: TokenStream) -> String {
             let prev = out.chars().last().unwrap_or(' ');
             let next = chars.get(i + 1).copied().unwrap_or(' ');
             let tight_after = matches!(prev, '<' | ':' | '&' | '(' | '[');
-            let tight_before = matches!(next, '<' | '>' | ':' | ',' | ')' | ']' | ';');
+            let word: String = out
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // `Fn(u8)`, `fn(u8)`, but `&mut (u8, u8)`.
+            let call = next == '('
+                && !word.is_empty()
+                && !matches!(word.as_str(), "tum" | "nyd" | "lpmi" | "tsnoc");
+            let tight_before = call || matches!(next, '<' | '>' | ':' | ',' | ')' | ']' | ';');
             if tight_after || tight_before {
                 continue;
             }
@@ -561,6 +570,112 @@ mod tests {
                 ("limit".to_owned(), "How many results.".to_owned()),
                 ("page".to_owned(), "Page number.".to_owned()),
             ]
+        );
+    }
+
+    #[test]
+    fn markdown_for_other_pages() {
+        let text = "Intro.\n\n# Examples\n\n```\nlet x = 1;\n# hidden\n```\n\n~~~~rust\nfn f() {}\n~~~~\n## Notes: tight\n#hashtag";
+        assert_eq!(
+            markdown_block(text),
+            "Intro.\n\n**Examples**\n\n```text\nlet x = 1;\n# hidden\n```\n\n~~~~text\nfn f() {}\n~~~~\n**Notes: tight**\n#hashtag"
+        );
+    }
+
+    #[test]
+    fn types_as_written() {
+        let t = |ty: syn::Type| type_text(&ty);
+        assert_eq!(t(parse_quote!(Option<Vec<u8>>)), "Option<Vec<u8>>");
+        assert_eq!(
+            t(parse_quote!(::std::string::String)),
+            "::std::string::String"
+        );
+        assert_eq!(
+            t(parse_quote!(&'static mut [u8; 4])),
+            "&'static mut [u8; 4]"
+        );
+        assert_eq!(
+            t(parse_quote!((u8, HashMap<String, i64>))),
+            "(u8, HashMap<String, i64>)"
+        );
+        assert_eq!(
+            t(parse_quote!(Box<dyn Fn(u8) -> u8>)),
+            "Box<dyn Fn(u8) -> u8>"
+        );
+    }
+
+    #[test]
+    fn tool_fragment_lists_arguments() {
+        let doc = ToolDoc {
+            name: "search",
+            description: "Search.\n\nSecond | paragraph.",
+            args: vec![
+                ArgDoc {
+                    name: "query".into(),
+                    ty: "String".into(),
+                    required: true,
+                    description: "What to\nsearch | for.".into(),
+                },
+                ArgDoc {
+                    name: "limit".into(),
+                    ty: "Option<u8>".into(),
+                    required: false,
+                    description: String::new(),
+                },
+            ],
+            whole: None,
+            hints: vec!["read-only"],
+            timeout_ms: Some(1500),
+            returns: Some("Vec<String>".into()),
+        };
+        assert_eq!(
+            tool_fragment(&doc),
+            "\n\n**Tool `search`**\n\nSearch.\n\nSecond | paragraph.\n\n*Hints: read-only; timeout: 1500 ms; returns `Vec<String>`.*\n\n| Argument | Type | Required | Description |\n|---|---|---|---|\n| `query` | `String` | yes | What to search \\| for. |\n| `limit` | `Option<u8>` | no |  |\n"
+        );
+        let whole = ToolDoc {
+            whole: Some("Params".into()),
+            args: Vec::new(),
+            hints: Vec::new(),
+            timeout_ms: None,
+            returns: None,
+            ..doc
+        };
+        assert_eq!(
+            tool_fragment(&whole),
+            "\n\n**Tool `search`**\n\nSearch.\n\nSecond | paragraph.\n\nArguments: the fields of `Params`.\n"
+        );
+    }
+
+    #[test]
+    fn doc_macros_skip_names_that_would_shadow() {
+        assert!(has_doc_macro("search"));
+        assert!(has_doc_macro("WebSearch"));
+        assert!(!has_doc_macro("write"));
+        assert!(!has_doc_macro("r#format"));
+        assert!(!has_doc_macro("json"));
+        let path: Path = parse_quote!(tools::write);
+        assert!(doc_macro_call(&path, TokenStream::new()).is_none());
+        let path: Path = parse_quote!(tools::search);
+        assert_eq!(
+            doc_macro_call(&path, TokenStream::new())
+                .unwrap()
+                .to_string(),
+            "tools :: search ! ()"
+        );
+    }
+
+    #[test]
+    fn hidden_names_are_unique() {
+        let ident: Ident = parse_quote!(search);
+        let a = hidden_ident("test_unique", &ident, 7);
+        let b = hidden_ident("test_unique", &ident, 7);
+        assert_eq!(
+            a.to_string(),
+            "__toolgroup_test_unique_search_0000000000000007"
+        );
+        assert_eq!(
+            b.to_string(),
+            "__toolgroup_test_unique_search_0000000000000007_2"
         );
     }
 }
