@@ -251,6 +251,11 @@ pub use toolgroup_core::*;
 /// - `tools = [...]` names `#[tool]` functions, and a toolkit's fields have `#[tool_group]`
 ///   types, each by a path or a `use` import (not a type alias); otherwise, besides "is not a
 ///   tool" / "is not a tool group", the compiler reports that it cannot find the doc macro.
+///   A hand-written [`Tool`] or [`ToolGroup`] used there needs such a macro at its path too,
+///   with the generated arms: `()` expanding to its Markdown as one string literal; for a
+///   tool, `(@chain $cb:ident { $($acc:tt)* } $($rest:tt)*) => { $cb! { { $($acc)* "...", }
+///   $($rest)* } }` with the same literal; for a group, `(description)` expanding to its
+///   description.
 /// - A `#[tool_group]` impl block must be in the module of its type (the group's macro is
 ///   defined where the impl block is).
 /// - A function named like a macro that is in scope almost everywhere - the standard
