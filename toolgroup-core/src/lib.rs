@@ -4,7 +4,9 @@
 //! Users depend on the `toolgroup` crate, which re-exports this one together with the macros.
 
 #![warn(missing_docs, unreachable_pub)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 mod args;
+pub mod catalog;
 mod check;
 mod context;
 mod echo;
@@ -24,6 +26,7 @@ mod tool;
 mod toolkit;
 
 pub use args::{ArgumentError, Arguments, ArgumentsBuf};
+pub use catalog::Catalog;
 pub use context::{
     CallContext, CancellationToken, Extension, Extensions, Progress, ProgressEvent, ProgressFn,
     ToolContext,
