@@ -177,11 +177,14 @@ async fn a_missing_value_is_an_error_naming_its_type() {
     assert_eq!(RAN.load(Ordering::SeqCst), before);
 }
 
+/// The questions an approver was asked: tool and user.
+type Asked = Arc<Mutex<Vec<(String, Option<u64>)>>>;
+
 /// Answers from a script, counting the questions, optionally after a delay.
 struct Scripted {
     answer: Decision,
     delay: Duration,
-    asked: Arc<Mutex<Vec<(String, Option<u64>)>>>,
+    asked: Asked,
 }
 
 impl Approver for Scripted {
@@ -197,10 +200,7 @@ impl Approver for Scripted {
     }
 }
 
-fn approving(
-    answer: Decision,
-    delay: Duration,
-) -> (Toolkit<Store>, Arc<Mutex<Vec<(String, Option<u64>)>>>) {
+fn approving(answer: Decision, delay: Duration) -> (Toolkit<Store>, Asked) {
     let asked = Arc::default();
     let approver = Scripted {
         answer,
