@@ -281,6 +281,15 @@ pub(crate) fn analyze(
             "`#[tool]` needs a description: add a doc comment or `description = \"...\"` (a model cannot use an undescribed tool)",
         );
     }
+    if let (Some(read_only), Some(destructive)) = (&args.read_only, &args.destructive)
+        && read_only.value
+        && destructive.value
+    {
+        errors.at(
+            destructive.key,
+            "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing, so it destroys nothing; drop one of them",
+        );
+    }
     let output = classify(&sig.output);
     let returns = match &sig.output {
         ReturnType::Type(_, ty) if !matches!(&**ty, Type::Tuple(t) if t.elems.is_empty()) => {
