@@ -13,7 +13,9 @@
 //!   `toolgroup` crate forwards it as its own `preserve_order` feature.
 
 #![warn(missing_docs, unreachable_pub)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 mod args;
+pub mod catalog;
 mod check;
 mod context;
 mod echo;
@@ -33,6 +35,7 @@ mod tool;
 mod toolkit;
 
 pub use args::{ArgumentError, Arguments, ArgumentsBuf};
+pub use catalog::Catalog;
 pub use context::{
     CallContext, CancellationToken, Extension, Extensions, Progress, ProgressEvent, ProgressFn,
     ToolContext,
