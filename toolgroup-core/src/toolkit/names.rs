@@ -13,7 +13,7 @@ pub(crate) struct NameIndex {
 
 impl NameIndex {
     /// An index of `names` (distinct), each mapped to its position in the iterator.
-    pub(crate) fn new<'a>(names: impl ExactSizeIterator<Item = &'static str>) -> Self {
+    pub(crate) fn new(names: impl ExactSizeIterator<Item = &'static str>) -> Self {
         // At most a quarter full: probes are short, and a miss finds an empty slot fast.
         let size = (names.len() * 4).next_power_of_two().max(4);
         let mut slots = vec![None; size].into_boxed_slice();
