@@ -23,8 +23,11 @@ struct UserId(u64);
 #[derive(Debug, Clone, PartialEq)]
 struct Tenant(&'static str);
 
-/// How many times each tool body ran.
+/// How many times the tool bodies ran.
 static RAN: AtomicUsize = AtomicUsize::new(0);
+
+/// The tests of this file count tool runs in shared counters, so they run one at a time.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// Show the caller's orders.
 #[tool(read_only, idempotent)]
@@ -128,6 +131,7 @@ fn as_user(id: u64) -> CallContext {
 
 #[tokio::test]
 async fn per_call_data_reaches_free_and_method_tools() {
+    let _serial = SERIAL.lock().await;
     let kit = store();
     let mut s = kit.session();
     s.activate(StoreGroup::Shop);
@@ -155,6 +159,7 @@ async fn per_call_data_reaches_free_and_method_tools() {
 
 #[tokio::test]
 async fn a_missing_value_is_an_error_naming_its_type() {
+    let _serial = SERIAL.lock().await;
     let kit = store();
     let mut s = kit.session();
     let before = RAN.load(Ordering::SeqCst);
@@ -215,6 +220,7 @@ fn approving(answer: Decision, delay: Duration) -> (Toolkit<Store>, Asked) {
 
 #[tokio::test]
 async fn approval_allowed_denied_and_timed_out() {
+    let _serial = SERIAL.lock().await;
     // Allowed: the tool runs, the approver saw who asked.
     let (kit, asked) = approving(Decision::Allow, Duration::ZERO);
     let mut s = kit.session();
@@ -277,6 +283,7 @@ impl Policy for ByUser {
 
 #[tokio::test]
 async fn an_async_policy_sees_per_call_data_and_its_panics_are_contained() {
+    let _serial = SERIAL.lock().await;
     let kit = store().with_policy(ByUser);
     let mut s = kit.session();
     let r = kit
@@ -380,6 +387,7 @@ fn trace(name: &'static str, log: &Arc<Mutex<Vec<String>>>) -> Trace {
 
 #[tokio::test]
 async fn layers_run_in_order_and_can_rewrite_short_circuit_and_panic() {
+    let _serial = SERIAL.lock().await;
     let log = Arc::new(Mutex::new(Vec::new()));
     let kit = store()
         .layer(trace("rewrite_result", &log))
@@ -464,6 +472,7 @@ impl<S> tower::Layer<S> for RefuseResets {
 
 #[tokio::test]
 async fn a_reset_turned_into_an_error_by_a_layer_changes_nothing() {
+    let _serial = SERIAL.lock().await;
     let kit = store().layer(RefuseResets);
     let mut s = kit.session();
     let r = kit.call(&mut s, "reset_tools", r#"{"shop": true}"#).await;
@@ -476,6 +485,7 @@ async fn a_reset_turned_into_an_error_by_a_layer_changes_nothing() {
 
 #[tokio::test]
 async fn towers_own_layers_work_as_they_are() {
+    let _serial = SERIAL.lock().await;
     // A timeout from tower: the error becomes an error result; the tool's future is dropped.
     let kit = store().layer(tower::timeout::TimeoutLayer::new(Duration::from_millis(30)));
     let mut s = kit.session();
@@ -511,6 +521,7 @@ async fn towers_own_layers_work_as_they_are() {
 
 #[tokio::test]
 async fn shipped_layers_audit_cap_and_cache() {
+    let _serial = SERIAL.lock().await;
     let records: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
     let sink = Arc::clone(&records);
     let cache = IdempotentCache::new(10, Duration::from_secs(60))
@@ -567,6 +578,7 @@ async fn shipped_layers_audit_cap_and_cache() {
 
 #[tokio::test]
 async fn progress_is_observed_in_order_and_the_result_is_unchanged() {
+    let _serial = SERIAL.lock().await;
     let kit = store();
     let mut s = kit.session();
     let events: Arc<Mutex<Vec<String>>> = Arc::default();
@@ -618,6 +630,7 @@ async fn progress_is_observed_in_order_and_the_result_is_unchanged() {
 
 #[tokio::test]
 async fn a_cancelled_call_stops_the_tool_and_changes_nothing() {
+    let _serial = SERIAL.lock().await;
     let kit = store();
     let mut s = kit.session();
     s.activate(StoreGroup::Shop);
@@ -651,6 +664,7 @@ async fn a_cancelled_call_stops_the_tool_and_changes_nothing() {
 
 #[tokio::test]
 async fn dropping_a_call_cancels_an_async_tool() {
+    let _serial = SERIAL.lock().await;
     let kit = store();
     let mut s = kit.session();
     let stopped = STOPPED.load(Ordering::SeqCst);
@@ -662,6 +676,7 @@ async fn dropping_a_call_cancels_an_async_tool() {
 
 #[tokio::test]
 async fn a_batch_carries_the_context_to_each_call_and_reset_stays_a_barrier() {
+    let _serial = SERIAL.lock().await;
     let kit = store().with_policy(ByUser);
     let mut s = kit.session();
     let events: Arc<Mutex<Vec<String>>> = Arc::default();
