@@ -91,6 +91,7 @@
 //!   Use a [`Policy`] to restrict what can run.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use toolgroup_core::*;
 
@@ -319,6 +320,12 @@ pub mod prelude {
     };
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }
+
+/// Serve a toolkit over MCP (stdio and Streamable HTTP), groups included. See
+/// [`mcp::McpServer`].
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub use toolgroup_mcp as mcp;
 
 #[cfg(doc)]
 pub mod example;
