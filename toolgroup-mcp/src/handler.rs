@@ -193,7 +193,8 @@ impl<R: Registry> McpHandler<R> {
         if self.shared.mode == Mode::Dynamic {
             capabilities = capabilities.enable_tool_list_changed();
         }
-        let mut info = ServerConfig::new(capabilities.build()).with_server_info(self.shared.info.clone());
+        let mut info =
+            ServerConfig::new(capabilities.build()).with_server_info(self.shared.info.clone());
         let mut instructions = self.shared.instructions.clone().unwrap_or_default();
         if let Some(selection) = selection {
             let groups = group_instructions(selection);

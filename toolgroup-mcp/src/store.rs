@@ -44,10 +44,15 @@ impl std::error::Error for StoreError {}
 /// moment: the last save wins (each is a complete final state, never a merge).
 pub trait GroupStore: Send + Sync + 'static {
     /// The active group names saved under `key`, or `None` if nothing was saved.
-    fn load<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>>;
+    fn load<'a>(&'a self, key: &'a str)
+    -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>>;
 
     /// Save the active group names under `key`, replacing what was there.
-    fn save<'a>(&'a self, key: &'a str, groups: Vec<String>) -> StoreFuture<'a, Result<(), StoreError>>;
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        groups: Vec<String>,
+    ) -> StoreFuture<'a, Result<(), StoreError>>;
 }
 
 /// A [`GroupStore`] in this process's memory: for one replica (or tests). Entries are never
@@ -75,7 +80,10 @@ impl MemoryStore {
 }
 
 impl GroupStore for MemoryStore {
-    fn load<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+    fn load<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
         let value = self
             .map
             .lock()
@@ -85,7 +93,11 @@ impl GroupStore for MemoryStore {
         Box::pin(std::future::ready(Ok(value)))
     }
 
-    fn save<'a>(&'a self, key: &'a str, groups: Vec<String>) -> StoreFuture<'a, Result<(), StoreError>> {
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        groups: Vec<String>,
+    ) -> StoreFuture<'a, Result<(), StoreError>> {
         self.map
             .lock()
             .unwrap_or_else(|e| e.into_inner())
