@@ -55,6 +55,24 @@ pub trait GroupStore: Send + Sync + 'static {
     ) -> StoreFuture<'a, Result<(), StoreError>>;
 }
 
+/// A shared store: several servers (replicas in one process, tests) can use one store.
+impl<S: GroupStore + ?Sized> GroupStore for std::sync::Arc<S> {
+    fn load<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+        (**self).load(key)
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        groups: Vec<String>,
+    ) -> StoreFuture<'a, Result<(), StoreError>> {
+        (**self).save(key, groups)
+    }
+}
+
 /// A [`GroupStore`] in this process's memory: for one replica (or tests). Entries are never
 /// evicted; bound the number of keys yourself (for example, keys are user ids).
 #[derive(Debug, Default)]

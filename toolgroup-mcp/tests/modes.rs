@@ -344,3 +344,92 @@ async fn a_cancelled_call_stops_the_tool() {
     assert_eq!(text(&r), "noted: after");
     client.cancel().await.unwrap();
 }
+
+/// Raw lines over the byte stream: malformed JSON-RPC and an oversized message do not take
+/// the server down.
+#[tokio::test]
+async fn malformed_and_oversized_lines() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let server = server(Mode::Gated);
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let handler = server.handler();
+    let serving = tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (read, mut write) = tokio::io::split(client_io);
+    let mut lines = BufReader::new(read).lines();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    write
+        .write_all(format!("{init}\n").as_bytes())
+        .await
+        .unwrap();
+    let line = lines.next_line().await.unwrap().unwrap();
+    assert!(line.contains("\"id\":1"), "{line}");
+    write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .await
+        .unwrap();
+    // Not JSON, then not JSON-RPC, then an unknown method.
+    write.write_all(b"{not json\n").await.unwrap();
+    write.write_all(b"{\"hello\":\"world\"}\n").await.unwrap();
+    write
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/explode\"}\n")
+        .await
+        .unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "note_write", "arguments": {"text": "still here"}}});
+    write
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .unwrap();
+    let mut answers = Vec::new();
+    while let Ok(Ok(Some(line))) =
+        tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await
+    {
+        let done = line.contains("\"id\":3");
+        answers.push(line);
+        if done {
+            break;
+        }
+    }
+    let last = answers.last().expect("answers");
+    assert!(last.contains("noted: still here"), "{answers:?}");
+    let explode = answers.iter().find(|l| l.contains("\"id\":2"));
+    if let Some(explode) = explode {
+        assert!(explode.contains("-32601"), "{explode}");
+    }
+
+    // An oversized message (over rmcp's 16 MiB line limit) is dropped, unanswered, and the
+    // connection goes on.
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{{\"name\":\"note_write\",\"arguments\":{{\"text\":\"{}\"}}}}}}\n",
+        "x".repeat(17 << 20)
+    );
+    write.write_all(huge.as_bytes()).await.unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "note_write", "arguments": {"text": "after"}}});
+    write
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .unwrap();
+    let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("an answer")
+        .unwrap()
+        .unwrap();
+    assert!(
+        line.contains("\"id\":5") && line.contains("noted: after"),
+        "{}",
+        &line[..line.len().min(300)]
+    );
+    drop((write, lines));
+    let _ = tokio::time::timeout(Duration::from_secs(10), serving).await;
+    // Another connection to the same server works.
+    let (client, _) = connect(&server, Session::new()).await;
+    assert_eq!(names(&client).await.len(), 5);
+    client.cancel().await.unwrap();
+}
