@@ -86,6 +86,9 @@ use serde_json::Value;
 use toolgroup_core::provider::{Provider, Rendered};
 use toolgroup_core::{GroupId, Registry, Session, Toolkit, UnknownGroup};
 
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use axum;
 pub use handler::McpHandler;
 #[cfg(feature = "http")]
 pub use http_service::McpHttpService;
@@ -184,7 +187,22 @@ impl fmt::Display for GroupsError {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "{e}")?;
+            write!(f, "unknown group `{}`", truncate(&e.name, 64))?;
+            if let Some(s) = toolgroup_core::did_you_mean(&e.name, e.known.iter().copied()) {
+                write!(f, " (did you mean `{s}`?)")?;
+            }
+        }
+        if let Some(first) = self.unknown.first() {
+            f.write_str(". The groups are ")?;
+            for (i, name) in first.known.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "`{name}`")?;
+            }
+            if first.known.is_empty() {
+                f.write_str("none")?;
+            }
         }
         Ok(())
     }
@@ -431,6 +449,39 @@ impl<R: Registry> McpServer<R> {
         config: rmcp::transport::StreamableHttpServerConfig,
     ) -> McpHttpService<R> {
         McpHttpService::new(self.clone(), config)
+    }
+
+    /// An axum router serving the endpoint at `path` (for example `"/mcp"`): merge it into
+    /// your app, or serve it with [`serve_http`](Self::serve_http).
+    #[cfg(feature = "axum")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+    pub fn router(
+        &self,
+        path: &str,
+        config: rmcp::transport::StreamableHttpServerConfig,
+    ) -> axum::Router {
+        axum::Router::new().nest_service(path, self.http_service(config))
+    }
+
+    /// Serve the endpoint at `path` on `listener` until the process ends (or the config's
+    /// cancellation token fires).
+    ///
+    /// # Errors
+    ///
+    /// The listener failed.
+    #[cfg(feature = "axum")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+    pub async fn serve_http(
+        &self,
+        listener: tokio::net::TcpListener,
+        path: &str,
+        config: rmcp::transport::StreamableHttpServerConfig,
+    ) -> std::io::Result<()> {
+        let shutdown = config.cancellation_token.clone();
+        let app = self.router(path, config);
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move { shutdown.cancelled_owned().await })
+            .await
     }
 }
 
