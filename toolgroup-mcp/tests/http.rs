@@ -99,7 +99,7 @@ async fn protocol_sessions_keep_their_own_groups() {
     let url = spawn(&server, StreamableHttpServerConfig::default()).await;
     let a = client(&url, &[]).await;
     let b = client(&url, &[]).await;
-    assert_eq!(names(&a).await.len(), 5);
+    assert_eq!(names(&a).await.len(), 6);
     let r = call(
         &a,
         "reset_tools",
@@ -125,7 +125,7 @@ async fn selected_groups_come_from_the_url() {
     let server = McpServer::new(support::toolkit(), Mode::Selected);
     let url = spawn(&server, StreamableHttpServerConfig::default()).await;
     let c = client(&format!("{url}?groups=web_search"), &[]).await;
-    assert_eq!(names(&c).await, ["note_write", "web_search"]);
+    assert_eq!(names(&c).await, ["note_write", "slow_stats", "web_search"]);
     let instructions = c
         .peer_info()
         .unwrap()

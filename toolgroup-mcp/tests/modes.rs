@@ -51,7 +51,7 @@ async fn selected_mode_lists_the_chosen_groups_without_reset_tools() {
     let (client, _) = connect(&server, groups).await;
     assert_eq!(
         names(&client).await,
-        ["note_write", "web_search", "page_fetch"]
+        ["note_write", "slow_stats", "web_search", "page_fetch"]
     );
     let info = client.peer_info().expect("server info");
     assert_eq!(
@@ -128,13 +128,14 @@ async fn gated_mode_lists_every_tool_and_refuses_inactive_calls() {
         [
             "reset_tools",
             "note_write",
+            "slow_stats",
             "web_search",
             "page_fetch",
             "slow"
         ]
     );
     // Mapping: schema, annotations and the group in `_meta`.
-    let search = &tools[2];
+    let search = &tools[3];
     assert_eq!(search.description.as_deref(), Some("Search the web."));
     assert_eq!(search.input_schema["required"], json!(["query"]));
     let hints = search.annotations.as_ref().unwrap();
@@ -177,7 +178,7 @@ async fn gated_mode_lists_every_tool_and_refuses_inactive_calls() {
         .unwrap();
     assert_eq!(r.is_error, Some(false));
     // The list does not move, and no notification is sent.
-    assert_eq!(names(&client).await.len(), 5);
+    assert_eq!(names(&client).await.len(), 6);
     assert_eq!(counting.list_changed.load(Ordering::SeqCst), 0);
 
     // A refused reset changes nothing.
@@ -233,7 +234,7 @@ async fn invalid_cursor_and_unknown_method_are_protocol_errors() {
             "{other:?}"
         ),
     }
-    assert_eq!(names(&client).await.len(), 5);
+    assert_eq!(names(&client).await.len(), 6);
     client.cancel().await.unwrap();
 }
 
@@ -241,7 +242,10 @@ async fn invalid_cursor_and_unknown_method_are_protocol_errors() {
 async fn dynamic_mode_follows_the_session_and_notifies() {
     let server = server(Mode::Dynamic);
     let (client, counting) = connect(&server, Session::new()).await;
-    assert_eq!(names(&client).await, ["reset_tools", "note_write"]);
+    assert_eq!(
+        names(&client).await,
+        ["reset_tools", "note_write", "slow_stats"]
+    );
     let r = call(&client, "page_fetch", json!({"url": "https://a"}))
         .await
         .unwrap();
@@ -264,7 +268,13 @@ async fn dynamic_mode_follows_the_session_and_notifies() {
         .expect("notifications/tools/list_changed");
     assert_eq!(
         names(&client).await,
-        ["reset_tools", "note_write", "web_search", "page_fetch"]
+        [
+            "reset_tools",
+            "note_write",
+            "slow_stats",
+            "web_search",
+            "page_fetch"
+        ]
     );
     // A reset that changes nothing sends nothing.
     let r = call(
@@ -295,7 +305,7 @@ async fn dynamic_mode_serves_2026_clients_gated() {
     )
     .await;
     let listed = client.list_all_tools_with_cache_hint().await.unwrap();
-    assert_eq!(listed.items.len(), 5, "every tool: the gated list");
+    assert_eq!(listed.items.len(), 6, "every tool: the gated list");
     let r = call(&client, "web_search", json!({"query": "x"}))
         .await
         .unwrap();
@@ -430,6 +440,6 @@ async fn malformed_and_oversized_lines() {
     let _ = tokio::time::timeout(Duration::from_secs(10), serving).await;
     // Another connection to the same server works.
     let (client, _) = connect(&server, Session::new()).await;
-    assert_eq!(names(&client).await.len(), 5);
+    assert_eq!(names(&client).await.len(), 6);
     client.cancel().await.unwrap();
 }

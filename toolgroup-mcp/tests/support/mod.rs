@@ -68,8 +68,29 @@ pub async fn slow(
     "done".to_owned()
 }
 
+/// Counts of `slow` calls (for clients that check cancellation from outside the process).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct SlowStats {
+    /// Calls of `slow` that started.
+    pub started: usize,
+    /// Calls of `slow` that were dropped before finishing (cancelled).
+    pub cancelled: usize,
+}
+
+/// How many `slow` calls started and how many were cancelled.
+#[tool(read_only)]
+pub fn slow_stats() -> SlowStats {
+    SlowStats {
+        started: SLOW_STARTED.load(Ordering::SeqCst),
+        cancelled: SLOW_DROPPED.load(Ordering::SeqCst),
+    }
+}
+
 #[tool_group(name = "notes", description = "Taking notes.", tools = [note_write])]
 pub struct Notes;
+
+#[tool_group(name = "probe", description = "Test probes.", tools = [slow_stats])]
+pub struct Probe;
 
 #[tool_group(
     name = "web_search",
@@ -94,6 +115,8 @@ pub struct Waiting;
 pub struct Agent {
     #[basic]
     pub notes: Notes,
+    #[basic]
+    pub probe: Probe,
     pub web_search: WebSearch,
     pub scraping: Scraping,
     pub waiting: Waiting,
@@ -102,6 +125,7 @@ pub struct Agent {
 pub fn toolkit() -> Toolkit<Agent> {
     Toolkit::new(Agent {
         notes: Notes,
+        probe: Probe,
         web_search: WebSearch,
         scraping: Scraping,
         waiting: Waiting,
