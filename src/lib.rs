@@ -316,7 +316,8 @@ pub use toolgroup_macros::toolkit;
 /// Everything a tool author needs: `use toolgroup::prelude::*;`.
 pub mod prelude {
     pub use toolgroup_core::{
-        CallResult, GroupId, Registry, Session, ToolCall, ToolContext, ToolDefinition, Toolkit,
+        CallContext, CallResult, Content, Extension, GroupId, Registry, Session, ToolCall,
+        ToolContext, ToolDefinition, Toolkit,
     };
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }

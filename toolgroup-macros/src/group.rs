@@ -241,52 +241,47 @@ fn group_impl(
         Some(i) => quote!(#p::Some(#i)),
         None => quote!(#p::None),
     };
-    let mut entries = Vec::new();
     let mut infos = Vec::new();
     let mut arms = Vec::new();
-    for (index, m) in models.iter().enumerate() {
-        let marker = &m.marker;
+    let tools = models
+        .iter()
+        .map(|m| {
+            let marker = &m.marker;
+            (quote!(<#marker as #krate::Tool>), quote!(self))
+        })
+        .chain(free.iter().map(|path| {
+            // Spanned on the user's path, so "`f` is not a tool" lands there. Only the type
+            // is: the locals below keep this macro's hygiene (a path written inside a
+            // `macro_rules!` would otherwise not see them).
+            (
+                quote_spanned!(path.span()=> <#path as #krate::Tool>),
+                quote!(&()),
+            )
+        }));
+    for (index, (tool, state)) in tools.enumerate() {
         arms.push(quote! {
             #index => {
-                let args = args.parse::<<#marker as #krate::Tool>::Args>()?;
-                #p::Ok(<#marker as #krate::Tool>::call(self, ctx, args).await)
+                let __toolgroup_args = __toolgroup_args.parse::<#tool::Args>()?;
+                #p::Ok(#tool::call(#state, __toolgroup_ctx, __toolgroup_args).await)
             }
         });
-        entries.push(quote! {
-            #krate::ToolEntry { info: &<#marker as #krate::Tool>::INFO, call: #p::erased_call::<#marker> }
-        });
-        infos.push(quote!(&<#marker as #krate::Tool>::INFO));
-    }
-    for (offset, path) in free.iter().enumerate() {
-        let index = models.len() + offset;
-        let span = path.span();
-        arms.push(quote_spanned! {span=>
-            #index => {
-                let args = args.parse::<<#path as #krate::Tool>::Args>()?;
-                #p::Ok(<#path as #krate::Tool>::call(&(), ctx, args).await)
-            }
-        });
-        entries.push(quote_spanned! {span=>
-            #krate::ToolEntry { info: &<#path as #krate::Tool>::INFO, call: #p::erased_call_stateless::<Self, #path> }
-        });
-        infos.push(quote_spanned!(span=> &<#path as #krate::Tool>::INFO));
+        infos.push(quote!(&#tool::INFO));
     }
     quote! {
         impl #krate::ToolGroup for #self_ty {
             const NAME: &'static str = #name;
             const DESCRIPTION: &'static str = #description;
             const INSTRUCTIONS: #p::Option<&'static str> = #instructions;
-            const TOOLS: &'static [#krate::ToolEntry<Self>] = &[#(#entries),*];
             const TOOL_INFOS: &'static [&'static #krate::ToolInfo] = &[#(#infos),*];
 
             fn call_tool<'__toolgroup>(
                 &'__toolgroup self,
-                tool: usize,
-                ctx: #krate::ToolContext<'__toolgroup>,
-                args: #krate::Arguments<'__toolgroup>,
+                __toolgroup_tool: usize,
+                __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
+                __toolgroup_args: #krate::Arguments<'__toolgroup>,
             ) -> impl #p::Future<Output = #p::Result<#krate::CallResult, #krate::ArgumentError>> + #p::Send + '__toolgroup {
                 async move {
-                    match tool {
+                    match __toolgroup_tool {
                         #(#arms)*
                         _ => ::core::panic!("toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool`)"),
                     }

@@ -31,14 +31,16 @@ enum Param {
     },
     /// The injected `ToolContext`.
     Context { by_ref: bool },
+    /// An `Extension<T>` from the call's per-call data.
+    Extension { ty: Box<Type>, inner: Box<Type> },
     /// `#[args]`: the parameter's type is the whole arguments struct.
     Whole { ty: Box<Type> },
 }
 
 enum Output {
-    Unit,
-    Text,
-    Json(Box<Type>),
+    /// `-> T` (or no return type): converted by `IntoCallResult`, else serialised.
+    Value(Box<Type>),
+    /// `-> Result<T, E>`: `Ok` as above, `Err` by its `Display`.
     Result { ok: Box<Output>, err: Span },
 }
 
@@ -167,6 +169,14 @@ pub(crate) fn analyze(
                         true
                     }
                 });
+                if let Some(inner) = extension_type(&pt.ty) {
+                    // Any pattern works: the value is passed to the function, which binds it.
+                    params.push(Param::Extension {
+                        ty: pt.ty.clone(),
+                        inner: Box::new(inner.clone()),
+                    });
+                    continue;
+                }
                 let ident = match &*pt.pat {
                     Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                         Some(pi.ident.clone())
@@ -320,18 +330,37 @@ fn context_type(ty: &Type) -> Option<bool> {
     }
 }
 
+/// `Some(T)` if the type is `Extension<T>`.
+fn extension_type(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            if last.ident != "Extension" {
+                return None;
+            }
+            match &last.arguments {
+                PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+                    GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        Type::Paren(p) => extension_type(&p.elem),
+        _ => None,
+    }
+}
+
 fn classify(ret: &ReturnType) -> Output {
     match ret {
-        ReturnType::Default => Output::Unit,
+        ReturnType::Default => Output::Value(Box::new(syn::parse_quote!(()))),
         ReturnType::Type(_, ty) => classify_type(ty),
     }
 }
 
 fn classify_type(ty: &Type) -> Output {
     match ty {
-        Type::Tuple(t) if t.elems.is_empty() => Output::Unit,
         Type::Paren(p) => classify_type(&p.elem),
-        Type::Reference(r) if is_named(&r.elem, "str") => Output::Text,
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last().expect("a path has a segment");
             let generic_types: Vec<&Type> = match &last.arguments {
@@ -346,21 +375,15 @@ fn classify_type(ty: &Type) -> Output {
                 _ => Vec::new(),
             };
             match (last.ident.to_string().as_str(), generic_types.as_slice()) {
-                ("String", []) => Output::Text,
-                ("Cow", [inner]) if is_named(inner, "str") => Output::Text,
                 ("Result", [ok, rest @ ..]) if rest.len() <= 1 => Output::Result {
                     ok: Box::new(classify_type(ok)),
                     err: rest.first().map_or_else(|| ty.span(), |e| e.span()),
                 },
-                _ => Output::Json(Box::new(ty.clone())),
+                _ => Output::Value(Box::new(ty.clone())),
             }
         }
-        _ => Output::Json(Box::new(ty.clone())),
+        _ => Output::Value(Box::new(ty.clone())),
     }
-}
-
-fn is_named(ty: &Type, name: &str) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident(name))
 }
 
 /// The generated arguments struct, tool marker and `Tool` impl.
@@ -380,6 +403,7 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
     });
     let mut field_idents = Vec::new();
     let mut call_args = Vec::new();
+    let mut extensions = Vec::new();
     let mut fields = Vec::new();
     for param in &model.params {
         match param {
@@ -393,6 +417,21 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
             }
             Param::Context { by_ref: true } => call_args.push(quote!(&__toolgroup_ctx)),
             Param::Context { by_ref: false } => call_args.push(quote!(__toolgroup_ctx)),
+            Param::Extension { ty, inner } => {
+                let local = format_ident!("__toolgroup_ext_{}", extensions.len());
+                // Spanned on the parameter's type: "`T: Clone` is not satisfied" lands there.
+                let fetch = crate::toolkit::respan(
+                    quote!(#p::extension::<#inner>(&__toolgroup_ctx)),
+                    ty.span(),
+                );
+                extensions.push(quote! {
+                    let #local = match #fetch {
+                        #p::Ok(__toolgroup_value) => __toolgroup_value,
+                        #p::Err(__toolgroup_missing) => return __toolgroup_missing,
+                    };
+                });
+                call_args.push(quote!(#local));
+            }
             Param::Whole { .. } => call_args.push(quote!(__toolgroup_args)),
         }
     }
@@ -440,12 +479,11 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
     };
     let convert = conversion(&model.output, &p, quote!(__toolgroup_value));
     let output_schema = match &model.output {
-        Output::Json(ty) => probe(ty, &p),
+        Output::Value(ty) => probe(ty, &p),
         Output::Result { ok, .. } => match &**ok {
-            Output::Json(ty) => probe(ty, &p),
-            _ => quote!(#p::None),
+            Output::Value(ty) => probe(ty, &p),
+            Output::Result { .. } => quote!(#p::None),
         },
-        _ => quote!(#p::None),
     };
     let hint = |v: &Option<attr::Spanned<bool>>| match v {
         Some(b) => {
@@ -517,6 +555,7 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
             ) -> impl #p::Future<Output = #krate::CallResult> + #p::Send + '__toolgroup {
                 async move {
                     #unpack
+                    #(#extensions)*
                     let __toolgroup_value = #invoke;
                     #convert
                 }
@@ -525,21 +564,26 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
     }
 }
 
+/// The output schema: none for `IntoCallResult` types, the schema of a `JsonSchema` one,
+/// none for other `Serialize` types (autoref specialisation, most `&` first).
 fn probe(ty: &Type, p: &TokenStream) -> TokenStream {
     quote!({
         #[allow(unused_imports)]
-        use #p::{ViaJsonSchema as _, ViaNoSchema as _};
-        (&&#p::OutputSchemaProbe::<#ty>::new()).output_schema()
+        use #p::{ViaIntoCallResult as _, ViaJsonSchema as _, ViaNoSchema as _};
+        (&&&#p::OutputProbe::<#ty>::new(#p::None)).output_schema()
     })
 }
 
 fn conversion(output: &Output, p: &TokenStream, value: TokenStream) -> TokenStream {
     match output {
-        Output::Unit => quote!(#p::unit_output(#value)),
-        Output::Text => quote!(#p::text_output(#value)),
-        Output::Json(ty) => {
+        Output::Value(ty) => {
             // Every token on the return type, so "`T: Serialize` is not satisfied" lands there.
-            crate::toolkit::respan(quote!(#p::json_output(&#value)), ty.span())
+            let convert = quote!({
+                #[allow(unused_imports)]
+                use #p::{ViaIntoCallResult as _, ViaSerialize as _};
+                (&&&#p::OutputProbe::new(#p::Some(#value))).tool_result()
+            });
+            crate::toolkit::respan(convert, ty.span())
         }
         Output::Result { ok, err } => {
             let ok = conversion(ok, p, quote!(__toolgroup_ok));

@@ -129,7 +129,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             let check = quote! {
                 const _: () = #p::check_toolkit(
                     &[#(#names),*],
-                    &[#( #krate::GroupInfo::of::<#types>(#basics) ),*],
+                    &[#( #krate::__private::group_info::<#types>(#basics) ),*],
                 );
             };
             respan(check, span)
@@ -217,7 +217,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         impl ::core::str::FromStr for #group_enum {
             type Err = #krate::UnknownGroup;
             fn from_str(s: &str) -> #p::Result<Self, #krate::UnknownGroup> {
-                #krate::UnknownGroup::parse::<Self>(s)
+                #krate::__private::parse_group::<Self>(s)
             }
         }
 
@@ -234,7 +234,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             type Bits = [u64; #words];
             const EMPTY: [u64; #words] = [0; #words];
             const GROUPS: &'static [#krate::GroupInfo] = &[
-                #( #krate::GroupInfo::of::<#all_types>(#all_basic), )*
+                #( #krate::__private::group_info::<#all_types>(#all_basic), )*
             ];
             const SWITCHABLE: &'static [usize] = &[#(#sw_index),*];
 

@@ -45,11 +45,11 @@ impl ::toolgroup::Tool for web_search {
                     >({
                         #[allow(unused_imports)]
                         use ::toolgroup::__private::{
-                            ViaJsonSchema as _, ViaNoSchema as _,
+                            ViaIntoCallResult as _, ViaJsonSchema as _, ViaNoSchema as _,
                         };
-                        (&&::toolgroup::__private::OutputSchemaProbe::<
+                        (&&&::toolgroup::__private::OutputProbe::<
                             Vec<String>,
-                        >::new())
+                        >::new(::toolgroup::__private::None))
                             .output_schema()
                     }))
             }
@@ -76,7 +76,14 @@ impl ::toolgroup::Tool for web_search {
             };
             match __toolgroup_value {
                 ::toolgroup::__private::Ok(__toolgroup_ok) => {
-                    ::toolgroup::__private::json_output(&__toolgroup_ok)
+                    #[allow(unused_imports)]
+                    use ::toolgroup::__private::{
+                        ViaIntoCallResult as _, ViaSerialize as _,
+                    };
+                    (&&&::toolgroup::__private::OutputProbe::new(
+                        ::toolgroup::__private::Some(__toolgroup_ok),
+                    ))
+                        .tool_result()
                 }
                 ::toolgroup::__private::Err(__toolgroup_err) => {
                     ::toolgroup::__private::error_output(&__toolgroup_err)

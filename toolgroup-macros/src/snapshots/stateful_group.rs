@@ -47,7 +47,16 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
                 __TOOLGROUP_SCHEMAS
                     .get_or_init(|| ::toolgroup::__private::build_schemas::<
                         DbQueryArgs,
-                    >(::toolgroup::__private::None))
+                    >({
+                        #[allow(unused_imports)]
+                        use ::toolgroup::__private::{
+                            ViaIntoCallResult as _, ViaJsonSchema as _, ViaNoSchema as _,
+                        };
+                        (&&&::toolgroup::__private::OutputProbe::<
+                            String,
+                        >::new(::toolgroup::__private::None))
+                            .output_schema()
+                    }))
             }
             __toolgroup_schemas
         },
@@ -69,7 +78,14 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
                 );
                 ::toolgroup::__private::assert_send(__toolgroup_future).await
             };
-            ::toolgroup::__private::text_output(__toolgroup_value)
+            {
+                #[allow(unused_imports)]
+                use ::toolgroup::__private::{ViaIntoCallResult as _, ViaSerialize as _};
+                (&&&::toolgroup::__private::OutputProbe::new(
+                    ::toolgroup::__private::Some(__toolgroup_value),
+                ))
+                    .tool_result()
+            }
         }
     }
 }
@@ -79,20 +95,14 @@ impl ::toolgroup::ToolGroup for Database {
     const INSTRUCTIONS: ::toolgroup::__private::Option<&'static str> = ::toolgroup::__private::Some(
         "Use transactions.",
     );
-    const TOOLS: &'static [::toolgroup::ToolEntry<Self>] = &[
-        ::toolgroup::ToolEntry {
-            info: &<__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO,
-            call: ::toolgroup::__private::erased_call::<__toolgroup_Database_db_query>,
-        },
-    ];
     const TOOL_INFOS: &'static [&'static ::toolgroup::ToolInfo] = &[
         &<__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO,
     ];
     fn call_tool<'__toolgroup>(
         &'__toolgroup self,
-        tool: usize,
-        ctx: ::toolgroup::ToolContext<'__toolgroup>,
-        args: ::toolgroup::Arguments<'__toolgroup>,
+        __toolgroup_tool: usize,
+        __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        __toolgroup_args: ::toolgroup::Arguments<'__toolgroup>,
     ) -> impl ::toolgroup::__private::Future<
         Output = ::toolgroup::__private::Result<
             ::toolgroup::CallResult,
@@ -100,17 +110,17 @@ impl ::toolgroup::ToolGroup for Database {
         >,
     > + ::toolgroup::__private::Send + '__toolgroup {
         async move {
-            match tool {
+            match __toolgroup_tool {
                 0usize => {
-                    let args = args
+                    let __toolgroup_args = __toolgroup_args
                         .parse::<
                             <__toolgroup_Database_db_query as ::toolgroup::Tool>::Args,
                         >()?;
                     ::toolgroup::__private::Ok(
                         <__toolgroup_Database_db_query as ::toolgroup::Tool>::call(
                                 self,
-                                ctx,
-                                args,
+                                __toolgroup_ctx,
+                                __toolgroup_args,
                             )
                             .await,
                     )
