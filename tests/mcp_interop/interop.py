@@ -25,7 +25,8 @@ from mcp.shared.exceptions import MCPError
 SERVER = sys.argv[1]
 RESULTS = []
 
-ALL_TOOLS = ["reset_tools", "note_write", "slow_stats", "web_search", "page_fetch", "slow"]
+ALL_TOOLS = ["reset_tools", "note_write", "slow_stats", "whoami", "web_search", "page_fetch", "slow", "count"]
+BASIC = ["note_write", "slow_stats", "whoami"]
 EVERY_GROUP_OFF = {"web_search": False, "scraping": False, "waiting": False}
 
 
@@ -96,7 +97,20 @@ async def gated(label, target, mode):
         except MCPError as e:
             check(f"{label}: an unknown tool is a -32602 error with a did-you-mean",
                   e.error.code == -32602 and "web_search" in e.error.message, e.error)
+        await progress(label, client)
         await cancel(label, client)
+
+
+async def progress(label, client):
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append((done, total, message))
+
+    r = await client.call_tool("count", {"n": 3}, progress_callback=on_progress)
+    check(f"{label}: the counting tool runs", not r.is_error and text(r) == "counted to 3", text(r))
+    check(f"{label}: its progress reports arrive as notifications/progress, in order",
+          seen == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")], seen)
 
 
 async def cancel(label, client):
@@ -138,7 +152,7 @@ async def dynamic(label, target):
 
     async with Client(target, mode="legacy", message_handler=on_message) as client:
         check(f"{label}: tools/list follows the session",
-              await names(client) == ["reset_tools", "note_write", "slow_stats"], await names(client))
+              await names(client) == ["reset_tools", *BASIC], await names(client))
         r = await client.call_tool("page_fetch", {"url": "https://a"})
         check(f"{label}: an inactive call is refused", r.is_error and "group `scraping`" in text(r), text(r))
         r = await client.call_tool("reset_tools", {**EVERY_GROUP_OFF, "scraping": True})
@@ -147,7 +161,7 @@ async def dynamic(label, target):
             await changed.wait()
         check(f"{label}: notifications/tools/list_changed arrives", changed.is_set())
         check(f"{label}: the new list has the group's tools",
-              await names(client) == ["reset_tools", "note_write", "slow_stats", "page_fetch"], await names(client))
+              await names(client) == ["reset_tools", *BASIC, "page_fetch"], await names(client))
         r = await client.call_tool("page_fetch", {"url": "https://a"})
         check(f"{label}: the switched-on tool runs", not r.is_error, text(r))
 
@@ -155,7 +169,7 @@ async def dynamic(label, target):
 async def selected(label, target):
     async with Client(target, mode="legacy") as client:
         check(f"{label}: tools/list is the chosen groups, without reset_tools",
-              await names(client) == ["note_write", "slow_stats", "web_search"], await names(client))
+              await names(client) == [*BASIC, "web_search"], await names(client))
         check(f"{label}: the chosen groups' instructions are the server's",
               "Cite your sources." in (client.instructions or ""), client.instructions)
         r = await client.call_tool("web_search", {"query": "q"})
@@ -181,6 +195,9 @@ async def main():
             if mode == "gated":
                 await gated("http gated (2026-07-28, stateless, per user)", http(server.url, "py-1"), "auto")
                 await gated("http gated (legacy session)", http(server.url, "py-2"), "legacy")
+                async with Client(http(server.url, "py-5"), mode="auto") as client:
+                    r = await client.call_tool("whoami", {})
+                    check("http: the HTTP request reaches the tool", text(r) == "py-5", text(r))
             elif mode == "dynamic":
                 await dynamic("http dynamic (legacy session)", http(server.url, "py-3"))
             else:

@@ -6,12 +6,15 @@ use std::sync::Arc;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     DiscoverResult, ErrorData, InitializeRequestParams, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ResultType,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
-use toolgroup_core::{CallResult, RESET_TOOLS, Registry, Session, ToolCall, Toolkit};
+use toolgroup_core::{
+    CallContext, CallResult, Progress, RESET_TOOLS, Registry, Session, ToolCall, Toolkit,
+};
 
 use crate::{Mode, Shared, StoreError, group_instructions};
 
@@ -161,9 +164,7 @@ impl<R: Registry> McpHandler<R> {
         let listed = self.listed(mode, session);
         let shown = crate::truncate(name, 64);
         let mut message = format!("unknown tool `{shown}`.");
-        if let Some(guess) =
-            toolgroup_core::did_you_mean(name, listed.iter().map(|t| t.name.as_ref()))
-        {
+        if let Some(guess) = crate::did_you_mean(name, listed.iter().map(|t| t.name.as_ref())) {
             let _ = write!(message, " Did you mean `{guess}`?");
         } else if mode == Mode::Selected
             && let Some(def) = self.toolkit().all_definitions().find(|d| d.name == name)
@@ -238,14 +239,17 @@ impl<R: Registry> McpHandler<R> {
     }
 }
 
-/// Run one tool call: where an MCP request's per-call context reaches the toolkit.
+/// Run one tool call with the MCP request's context:
 ///
-/// FORWARDING POINT: the MCP request's cancellation already works here (the call's future is
-/// dropped when `ctx.ct` fires: a `notifications/cancelled`, or an HTTP client that went
-/// away). The toolkit's per-call API (progress reports, per-call extensions) is not
-/// available yet; once it is, this is the one place that forwards
-/// `notifications/progress` (when `ctx.meta` has a progress token) and the HTTP request's
-/// `http::request::Parts` (in `ctx.extensions`) into the call.
+/// - the JSON-RPC request id is the call's id;
+/// - cancellation: `ctx.ct` fires on `notifications/cancelled` and when a stateless HTTP
+///   client goes away; the toolkit then drops the tool's future and answers an error result;
+/// - progress: when the request has a progress token, each `ToolContext::report` of the tool
+///   becomes a `notifications/progress`, sent in order and before the result (partial output
+///   has no MCP notification and is not forwarded);
+/// - HTTP: the request's `http::request::Parts` are per-call data (a tool takes
+///   `Extension<http::request::Parts>`), and so is every value in the request's own
+///   extensions (what an axum or tower auth layer inserted, such as the principal).
 async fn forward_call<R: Registry>(
     toolkit: &Toolkit<R>,
     session: &mut Session<R>,
@@ -253,10 +257,53 @@ async fn forward_call<R: Registry>(
     arguments: &Value,
     ctx: &RequestContext<RoleServer>,
 ) -> CallResult {
-    tokio::select! {
-        result = toolkit.call(session, name, arguments) => result,
-        () = ctx.ct.cancelled() => CallResult::error(format!("`{name}` was cancelled by the client")),
+    let mut cx = CallContext::new()
+        .with_id(ctx.id.to_string())
+        .with_cancellation(ctx.ct.clone());
+    #[cfg(feature = "http")]
+    if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
+        cx.extensions_mut().extend(parts.extensions.clone());
+        cx.extensions_mut().insert(parts.clone());
     }
+    let Some(token) = ctx.meta.get_progress_token() else {
+        return toolkit.call_with(session, name, arguments, &cx).await;
+    };
+    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
+    cx = cx.on_progress(move |event| {
+        if let Progress::Step {
+            done,
+            total,
+            message,
+        } = event.progress
+        {
+            let _ = sender.send((*done, *total, message.clone()));
+        }
+    });
+    let peer = ctx.peer.clone();
+    let forward = async move {
+        while let Some((done, total, message)) = receiver.recv().await {
+            let mut param = ProgressNotificationParam::new(token.clone(), done);
+            if let Some(total) = total {
+                param = param.with_total(total);
+            }
+            if let Some(message) = message {
+                param = param.with_message(message);
+            }
+            // A client that went away needs no progress.
+            if peer.notify_progress(param).await.is_err() {
+                break;
+            }
+        }
+    };
+    let call = async move {
+        let result = toolkit.call_with(session, name, arguments, &cx).await;
+        // The observer (and its sender) goes with the context: the forwarding loop ends
+        // once it has sent every report.
+        drop(cx);
+        result
+    };
+    let (result, ()) = tokio::join!(call, forward);
+    result
 }
 
 impl<R: Registry> ServerHandler for McpHandler<R> {

@@ -84,7 +84,7 @@ use std::sync::Arc;
 use rmcp::model::{Implementation, Tool};
 use serde_json::Value;
 use toolgroup_core::provider::{Provider, Rendered};
-use toolgroup_core::{GroupId, Registry, Session, Toolkit, UnknownGroup};
+use toolgroup_core::{GroupId, Registry, Session, Toolkit};
 
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
@@ -147,28 +147,31 @@ impl std::str::FromStr for Mode {
 /// Group names that are not switchable groups of the toolkit: every problem at once, each
 /// with a did-you-mean.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GroupsError {
-    /// One error per unknown name, in the order given.
-    pub unknown: Vec<UnknownGroup>,
+    /// The unknown names, in the order given.
+    pub unknown: Vec<String>,
+    /// The toolkit's switchable groups.
+    pub known: Vec<&'static str>,
 }
 
 impl GroupsError {
+    /// The closest real group to the unknown name `name`, if it looks like a typo of one.
+    pub fn suggestion(&self, name: &str) -> Option<&'static str> {
+        did_you_mean(name, self.known.iter().copied())
+    }
+
     /// The error as the JSON body of the HTTP service's `400` answer:
     /// `{"error": "unknown_groups", "message": ..., "unknown": [{"name", "did_you_mean"}],
     /// "groups": [every switchable group]}`.
     pub fn to_json(&self) -> Value {
-        let known = self
-            .unknown
-            .first()
-            .map(|u| u.known.clone())
-            .unwrap_or_default();
         let unknown: Vec<Value> = self
             .unknown
             .iter()
-            .map(|u| {
+            .map(|name| {
                 serde_json::json!({
-                    "name": truncate(&u.name, 64),
-                    "did_you_mean": toolgroup_core::did_you_mean(&u.name, u.known.iter().copied()),
+                    "name": truncate(name, 64),
+                    "did_you_mean": self.suggestion(name),
                 })
             })
             .collect();
@@ -176,39 +179,62 @@ impl GroupsError {
             "error": "unknown_groups",
             "message": self.to_string(),
             "unknown": unknown,
-            "groups": known,
+            "groups": self.known,
         })
     }
 }
 
 impl fmt::Display for GroupsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, e) in self.unknown.iter().enumerate() {
+        for (i, name) in self.unknown.iter().enumerate() {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "unknown group `{}`", truncate(&e.name, 64))?;
-            if let Some(s) = toolgroup_core::did_you_mean(&e.name, e.known.iter().copied()) {
+            write!(f, "unknown group `{}`", truncate(name, 64).escape_debug())?;
+            if let Some(s) = self.suggestion(name) {
                 write!(f, " (did you mean `{s}`?)")?;
             }
         }
-        if let Some(first) = self.unknown.first() {
-            f.write_str(". The groups are ")?;
-            for (i, name) in first.known.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                write!(f, "`{name}`")?;
+        f.write_str(". The groups are ")?;
+        for (i, name) in self.known.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
             }
-            if first.known.is_empty() {
-                f.write_str("none")?;
-            }
+            write!(f, "`{name}`")?;
+        }
+        if self.known.is_empty() {
+            f.write_str("none")?;
         }
         Ok(())
     }
 }
 
 impl std::error::Error for GroupsError {}
+
+/// The candidate closest to `input` if it is a plausible typo (optimal string alignment
+/// distance up to a third of the length, at most 3; case-insensitive), as the toolkit's own
+/// messages suggest names.
+pub(crate) fn did_you_mean<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    if input.len() > 128 {
+        return None;
+    }
+    let input_lower = input.to_ascii_lowercase();
+    let limit = (input.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| {
+            (
+                strsim::osa_distance(&input_lower, &c.to_ascii_lowercase()),
+                c,
+            )
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
 
 fn truncate(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
@@ -495,15 +521,18 @@ pub(crate) fn parse_groups<'a, R: Registry>(
         if name.is_empty() {
             continue;
         }
-        match UnknownGroup::parse::<R::Group>(name) {
-            Ok(group) => session.activate(group),
-            Err(e) => unknown.push(e),
+        match R::Group::ALL.iter().find(|g| g.name() == name) {
+            Some(group) => session.activate(*group),
+            None => unknown.push(name.to_owned()),
         }
     }
     if unknown.is_empty() {
         Ok(session)
     } else {
-        Err(GroupsError { unknown })
+        Err(GroupsError {
+            unknown,
+            known: R::Group::ALL.iter().map(|g| g.name()).collect(),
+        })
     }
 }
 

@@ -99,7 +99,7 @@ async fn protocol_sessions_keep_their_own_groups() {
     let url = spawn(&server, StreamableHttpServerConfig::default()).await;
     let a = client(&url, &[]).await;
     let b = client(&url, &[]).await;
-    assert_eq!(names(&a).await.len(), 6);
+    assert_eq!(names(&a).await.len(), 8);
     let r = call(
         &a,
         "reset_tools",
@@ -125,7 +125,10 @@ async fn selected_groups_come_from_the_url() {
     let server = McpServer::new(support::toolkit(), Mode::Selected);
     let url = spawn(&server, StreamableHttpServerConfig::default()).await;
     let c = client(&format!("{url}?groups=web_search"), &[]).await;
-    assert_eq!(names(&c).await, ["note_write", "slow_stats", "web_search"]);
+    assert_eq!(
+        names(&c).await,
+        ["note_write", "slow_stats", "whoami", "web_search"]
+    );
     let instructions = c
         .peer_info()
         .unwrap()
@@ -270,9 +273,12 @@ async fn stateless_replicas_share_the_store() {
     assert_eq!(store.len(), 1);
 
     // The same through rmcp's client, as a 2026-07-28 client would not hold a session.
-    let c = client(&url_b, &[("x-user", "alice")]).await;
+    let c = client(&url_b, &[("x-user", "alice"), ("x-user-id", "alice-id")]).await;
     let r = call(&c, "web_search", json!({"query": "q"})).await.unwrap();
     assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    // The HTTP request's parts reach the tools.
+    let r = call(&c, "whoami", json!({})).await.unwrap();
+    assert_eq!(text(&r), "alice-id");
     c.cancel().await.unwrap();
 }
 

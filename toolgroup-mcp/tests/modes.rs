@@ -51,7 +51,13 @@ async fn selected_mode_lists_the_chosen_groups_without_reset_tools() {
     let (client, _) = connect(&server, groups).await;
     assert_eq!(
         names(&client).await,
-        ["note_write", "slow_stats", "web_search", "page_fetch"]
+        [
+            "note_write",
+            "slow_stats",
+            "whoami",
+            "web_search",
+            "page_fetch"
+        ]
     );
     let info = client.peer_info().expect("server info");
     assert_eq!(
@@ -129,13 +135,15 @@ async fn gated_mode_lists_every_tool_and_refuses_inactive_calls() {
             "reset_tools",
             "note_write",
             "slow_stats",
+            "whoami",
             "web_search",
             "page_fetch",
-            "slow"
+            "slow",
+            "count"
         ]
     );
     // Mapping: schema, annotations and the group in `_meta`.
-    let search = &tools[3];
+    let search = &tools[4];
     assert_eq!(search.description.as_deref(), Some("Search the web."));
     assert_eq!(search.input_schema["required"], json!(["query"]));
     let hints = search.annotations.as_ref().unwrap();
@@ -178,7 +186,7 @@ async fn gated_mode_lists_every_tool_and_refuses_inactive_calls() {
         .unwrap();
     assert_eq!(r.is_error, Some(false));
     // The list does not move, and no notification is sent.
-    assert_eq!(names(&client).await.len(), 6);
+    assert_eq!(names(&client).await.len(), 8);
     assert_eq!(counting.list_changed.load(Ordering::SeqCst), 0);
 
     // A refused reset changes nothing.
@@ -234,7 +242,7 @@ async fn invalid_cursor_and_unknown_method_are_protocol_errors() {
             "{other:?}"
         ),
     }
-    assert_eq!(names(&client).await.len(), 6);
+    assert_eq!(names(&client).await.len(), 8);
     client.cancel().await.unwrap();
 }
 
@@ -244,7 +252,7 @@ async fn dynamic_mode_follows_the_session_and_notifies() {
     let (client, counting) = connect(&server, Session::new()).await;
     assert_eq!(
         names(&client).await,
-        ["reset_tools", "note_write", "slow_stats"]
+        ["reset_tools", "note_write", "slow_stats", "whoami"]
     );
     let r = call(&client, "page_fetch", json!({"url": "https://a"}))
         .await
@@ -272,6 +280,7 @@ async fn dynamic_mode_follows_the_session_and_notifies() {
             "reset_tools",
             "note_write",
             "slow_stats",
+            "whoami",
             "web_search",
             "page_fetch"
         ]
@@ -305,7 +314,7 @@ async fn dynamic_mode_serves_2026_clients_gated() {
     )
     .await;
     let listed = client.list_all_tools_with_cache_hint().await.unwrap();
-    assert_eq!(listed.items.len(), 6, "every tool: the gated list");
+    assert_eq!(listed.items.len(), 8, "every tool: the gated list");
     let r = call(&client, "web_search", json!({"query": "x"}))
         .await
         .unwrap();
@@ -440,6 +449,32 @@ async fn malformed_and_oversized_lines() {
     let _ = tokio::time::timeout(Duration::from_secs(10), serving).await;
     // Another connection to the same server works.
     let (client, _) = connect(&server, Session::new()).await;
-    assert_eq!(names(&client).await.len(), 6);
+    assert_eq!(names(&client).await.len(), 8);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn progress_reports_become_notifications() {
+    let server = server(Mode::Gated);
+    let mut groups = Session::new();
+    groups.activate(support::AgentGroup::Waiting);
+    let (client, counting) = connect(&server, groups).await;
+    let mut params = support::args(json!({"n": 3}));
+    params.name = "count".into();
+    params.meta = Some(rmcp::model::RequestMetaObject::with_progress_token(
+        rmcp::model::ProgressToken(rmcp::model::NumberOrString::String("p1".into())),
+    ));
+    let r = client.call_tool(params).await.unwrap();
+    assert_eq!(text(&r), "counted to 3");
+    // Sent before the result, in order.
+    let progress = counting.progress.lock().unwrap().clone();
+    assert_eq!(
+        progress,
+        [
+            (1.0, Some(3.0), Some("step 1".to_owned())),
+            (2.0, Some(3.0), Some("step 2".to_owned())),
+            (3.0, Some(3.0), Some("step 3".to_owned())),
+        ]
+    );
     client.cancel().await.unwrap();
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::{RunningService, ServiceError};
 use rmcp::{ClientHandler, RoleClient};
+use toolgroup::Extension;
 use toolgroup::prelude::*;
 
 /// How many slow calls were dropped before finishing (cancelled).
@@ -89,7 +90,19 @@ pub fn slow_stats() -> SlowStats {
 #[tool_group(name = "notes", description = "Taking notes.", tools = [note_write])]
 pub struct Notes;
 
-#[tool_group(name = "probe", description = "Test probes.", tools = [slow_stats])]
+/// Who is calling: the HTTP request's `x-user-id` header (HTTP only).
+#[tool(read_only)]
+pub fn whoami(parts: Extension<http::request::Parts>) -> String {
+    parts
+        .0
+        .headers
+        .get("x-user-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("anonymous")
+        .to_owned()
+}
+
+#[tool_group(name = "probe", description = "Test probes.", tools = [slow_stats, whoami])]
 pub struct Probe;
 
 #[tool_group(
@@ -108,7 +121,21 @@ pub struct WebSearch;
 )]
 pub struct Scraping;
 
-#[tool_group(name = "waiting", description = "Waiting.", tools = [slow])]
+/// Count to `n`, reporting progress at each step.
+#[tool]
+pub async fn count(
+    /// Where to stop.
+    n: u32,
+    ctx: ToolContext<'_>,
+) -> String {
+    for i in 1..=n {
+        ctx.report(f64::from(i), Some(f64::from(n)), Some(&format!("step {i}")));
+        tokio::task::yield_now().await;
+    }
+    format!("counted to {n}")
+}
+
+#[tool_group(name = "waiting", description = "Waiting.", tools = [slow, count])]
 pub struct Waiting;
 
 #[toolkit]
@@ -136,6 +163,8 @@ pub fn toolkit() -> Toolkit<Agent> {
 #[derive(Clone, Default)]
 pub struct Counting {
     pub list_changed: Arc<AtomicUsize>,
+    /// Progress notifications received: (progress, total, message).
+    pub progress: Arc<std::sync::Mutex<Vec<(f64, Option<f64>, Option<String>)>>>,
     pub changed: Arc<tokio::sync::Notify>,
 }
 
@@ -143,6 +172,17 @@ impl ClientHandler for Counting {
     async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
         self.list_changed.fetch_add(1, Ordering::SeqCst);
         self.changed.notify_one();
+    }
+
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.progress
+            .lock()
+            .unwrap()
+            .push((params.progress, params.total, params.message));
     }
 }
 
