@@ -159,12 +159,15 @@ pub fn toolkit() -> Toolkit<Agent> {
     })
 }
 
+/// One progress notification: (progress, total, message).
+pub type ProgressSeen = (f64, Option<f64>, Option<String>);
+
 /// A client that counts `notifications/tools/list_changed`.
 #[derive(Clone, Default)]
 pub struct Counting {
     pub list_changed: Arc<AtomicUsize>,
-    /// Progress notifications received: (progress, total, message).
-    pub progress: Arc<std::sync::Mutex<Vec<(f64, Option<f64>, Option<String>)>>>,
+    /// Progress notifications received.
+    pub progress: Arc<std::sync::Mutex<Vec<ProgressSeen>>>,
     pub changed: Arc<tokio::sync::Notify>,
 }
 
