@@ -57,15 +57,18 @@
 //! | output schema (wrapped as `{"result": ...}` when it is not an object) | `outputSchema` |
 //! | `read_only`, `destructive`, `idempotent`, `open_world` | `annotations` (`readOnlyHint`...) |
 //! | the tool's group | `_meta["toolgroup/group"]` |
-//! | [`CallResult`] content, structured content, `is_error` | `content`, `structuredContent`, `isError` |
+//! | [`CallResult`](toolgroup_core::CallResult) content, structured content, `is_error` | `content`, `structuredContent`, `isError` |
 //! | an unknown tool (or one the client was not shown) | JSON-RPC error `-32602`, with a did-you-mean in the message |
 //! | bad arguments, an inactive group, a tool's error, a panic, a timeout | `isError` result |
-//! | `notifications/cancelled`, an HTTP client that disconnects | the running tool's future is dropped |
+//! | `ToolContext::report` in a tool | `notifications/progress`, when the request has a progress token (in order, before the result) |
+//! | `notifications/cancelled`, an HTTP client that disconnects | the call is cancelled: the tool's future is dropped, `ToolContext::is_cancelled` turns true |
+//! | the JSON-RPC request id | the call id |
+//! | the HTTP request | per-call data: `Extension<http::request::Parts>` in a tool (headers, URI), and every value in the request's own extensions (what an auth layer inserted) as `Extension<T>` |
 //!
 //! Unknown tools are protocol errors as the MCP specification says (`-32602`), not `isError`
 //! results: a client that lists before calling never produces one, and a tool outside the
 //! list must not look like a tool that ran and failed. The message still names the closest
-//! tool.
+//! tool. Partial output (`ToolContext::partial`) has no MCP notification and is not sent.
 //!
 //! Tool titles: toolgroup tools have none, so `title` is never set.
 
