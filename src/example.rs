@@ -1,11 +1,13 @@
 //! A documented example toolkit: what `cargo doc` shows for a toolkit and its groups.
 //!
-//! This is the quickstart's toolkit ([REFERENCE.md scenario]). Open [`Agent`] for the catalog
-//! of its groups, each group type ([`WebSearch`], [`Scraping`], [`Notes`]) for its
-//! description, instructions and tools, and [`AgentGroup`] / [`AgentReset`] for the generated
-//! typed API. Only compiled for documentation.
+//! This is the toolkit of the [quickstart example]. Open [`Agent`] for every group with its
+//! description, instructions and tools (each with its description and arguments), each group
+//! type ([`WebSearch`], [`Scraping`], [`Notes`]) for its own description, instructions and
+//! tools, a tool's marker struct ([`web_search`](struct@web_search)) for that tool, and
+//! [`AgentGroup`] / [`AgentReset`] for the generated typed API (each variant and field carries
+//! its group's description). Only compiled for documentation.
 //!
-//! [REFERENCE.md scenario]: https://github.com/toolgroup/toolgroup/blob/main/examples/quickstart.rs
+//! [quickstart example]: https://github.com/toolgroup/toolgroup/blob/main/examples/quickstart.rs
 
 use crate::{tool, tool_group, toolkit};
 

@@ -85,10 +85,168 @@
 //! - **Sync tools** run inline on the calling task; put blocking work in `spawn_blocking`.
 //! - **Timeouts** (per tool, or [`Toolkit::with_default_timeout`]) need a Tokio runtime with
 //!   the time driver.
-//! - **Panics** inside a tool are caught (the default panic hook still prints them) and
-//!   reported as an error result; the toolkit and every session go on.
+//! - **Panics** inside a tool (or a policy, a layer, a progress observer) are caught (the
+//!   default panic hook still prints them) and reported as an error result; the toolkit and
+//!   every session go on. The panic's message goes to `tracing`, not to the model (it can
+//!   carry internals), unless [`Toolkit::with_panic_details`] says otherwise.
+//! - **Echoes**: names the model sent that come back in an error (an unknown tool, group or
+//!   argument) have control characters escaped and are cut to a few dozen characters, so a
+//!   model cannot forge transcript lines or terminal escapes through them.
+//! - **Key order.** By default the rendered definitions and results have their JSON object
+//!   keys sorted (serde_json's default map), so schema properties appear alphabetically, not
+//!   in parameter order. The `preserve_order` cargo feature keeps declaration order (schema
+//!   properties in parameter and field order, `reset_tools` groups in toolkit order), which
+//!   reads better and guides the order in which models write arguments; but it enables
+//!   serde_json's `preserve_order` for the whole build (Cargo unifies features), so every
+//!   crate's `serde_json::Map` becomes insertion-ordered and parsing JSON into a map gets
+//!   slower. It is opt-in so that adding `toolgroup` never changes another crate's behaviour.
 //! - **Groups are not a security boundary**: the model can activate any group it is shown.
 //!   Use a [`Policy`] to restrict what can run.
+//!
+//! # Per-call data, approvals, middleware, progress and cancellation
+//!
+//! [`Toolkit::call_with`] takes a [`CallContext`]: the call's id, per-call data (who the call
+//! is for: an [`Extension<T>`] parameter receives it, never part of the schema), a progress
+//! observer and a [`CancellationToken`]. Around each call, in this order: the [`Policy`]
+//! (async; [`RequireApproval`] asks an [`Approver`] before destructive tools), then tower
+//! layers ([`Toolkit::layer`], last added outermost; tower's own layers work as they are, and
+//! [`middleware`] ships an audit log, a result size cap and a cache for idempotent tools),
+//! then the tool with its timeout. A call that uses none of this pays for none of it.
+//!
+//! ```
+//! use std::sync::{Arc, Mutex};
+//! use std::time::Duration;
+//! use toolgroup::middleware::{AuditLayer, AuditRecord, MaxResultSize};
+//! use toolgroup::prelude::*;
+//! use toolgroup::{Approver, BoxFuture, Decision, PolicyRequest, Progress, RequireApproval};
+//!
+//! #[derive(Clone)]
+//! struct User(String);
+//!
+//! /// Delete a file.
+//! #[tool(destructive)]
+//! async fn delete(
+//!     /// The file.
+//!     path: String,
+//!     Extension(user): Extension<User>,
+//!     ctx: ToolContext<'_>,
+//! ) -> String {
+//!     ctx.report(1.0, Some(1.0), Some("deleted"));
+//!     format!("{} deleted {path}", user.0)
+//! }
+//!
+//! #[tool_group(name = "files", description = "Files.", tools = [delete])]
+//! struct Files;
+//!
+//! #[toolkit]
+//! struct Agent {
+//!     #[basic]
+//!     files: Files,
+//! }
+//!
+//! /// Says yes to Ada only (a real approver asks a human).
+//! struct AdaOnly;
+//!
+//! impl Approver for AdaOnly {
+//!     fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+//!         Box::pin(async move {
+//!             match request.extension::<User>() {
+//!                 Some(User(name)) if name == "ada" => Decision::Allow,
+//!                 _ => Decision::deny("only Ada may delete"),
+//!             }
+//!         })
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let audit: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
+//! let sink = audit.clone();
+//! let toolkit = Toolkit::new(Agent { files: Files })
+//!     .with_policy(RequireApproval::new(AdaOnly).timeout(Duration::from_secs(60)))
+//!     .layer(MaxResultSize::new(8 * 1024))
+//!     .layer(AuditLayer::new(move |r: &AuditRecord| sink.lock().unwrap().push(r.clone())));
+//! let mut session = toolkit.session();
+//!
+//! let steps = Arc::new(Mutex::new(Vec::new()));
+//! let seen = steps.clone();
+//! let cx = CallContext::new()
+//!     .with_id("call_1")
+//!     .with_extension(User("ada".into()))
+//!     .on_progress(move |e| {
+//!         if let Progress::Step { message, .. } = e.progress {
+//!             seen.lock().unwrap().push(message.clone());
+//!         }
+//!     });
+//! let r = toolkit.call_with(&mut session, "delete", r#"{"path": "a.txt"}"#, &cx).await;
+//! assert_eq!(r.text_joined(), "ada deleted a.txt");
+//! assert_eq!(*steps.lock().unwrap(), [Some("deleted".to_owned())]);
+//!
+//! let bob = CallContext::new().with_extension(User("bob".into()));
+//! let r = toolkit.call_with(&mut session, "delete", r#"{"path": "a.txt"}"#, &bob).await;
+//! assert!(r.is_error);
+//! assert!(r.text_joined().ends_with("not approved: only Ada may delete"));
+//! // The policy refused before any layer: one audited call.
+//! assert_eq!(audit.lock().unwrap().len(), 1);
+//! # }
+//! ```
+//!
+//! # Documentation and catalog
+//!
+//! `cargo doc` shows a toolkit the way the model sees it: the toolkit struct's page lists every
+//! group (basic and switchable) with its description and instructions, and every tool with its
+//! description, hints and arguments (name, type, whether required, description); each variant
+//! of the group enum carries its group's description; a group's own page lists its tools the
+//! same way; a free tool's marker struct shows the tool. See [`example`] (only
+//! in the rendered documentation) for what that looks like, and
+//! [`#[tool]`](macro@tool#generated-documentation) for how it works and its limits.
+//!
+//! At run time, [`Toolkit::catalog`] gives the same catalog from the real schemas, as
+//! Markdown for people or as JSON for programs:
+//!
+//! ```
+//! use toolgroup::prelude::*;
+//!
+//! /// Say hello.
+//! #[tool(read_only)]
+//! fn hello(
+//!     /// Whom to greet.
+//!     name: String,
+//! ) -> String {
+//!     format!("hello {name}")
+//! }
+//!
+//! #[tool_group(
+//!     name = "greetings",
+//!     description = "Greetings.",
+//!     instructions = "Greet once.",
+//!     tools = [hello]
+//! )]
+//! struct Greetings;
+//!
+//! #[toolkit]
+//! struct Polite {
+//!     greetings: Greetings,
+//! }
+//!
+//! let toolkit = Toolkit::new(Polite { greetings: Greetings });
+//! let markdown = toolkit.catalog().to_markdown();
+//! assert!(markdown.contains("## Group `greetings`\n\nGreetings.\n"));
+//! assert!(markdown.contains("Instructions, given when the group is activated: Greet once."));
+//! assert!(markdown.contains("### `hello`\n\nSay hello.\n\nHints: read-only.\n"));
+//! assert!(markdown.contains("| `name` | string | yes | Whom to greet. |"));
+//!
+//! let json = toolkit.catalog().to_value();
+//! assert_eq!(json["groups"][0]["instructions"], "Greet once.");
+//! assert_eq!(json["groups"][0]["tools"][0]["input_schema"]["required"][0], "name");
+//! assert_eq!(json["reset_tools"]["name"], "reset_tools");
+//! ```
+//!
+//! # Cargo features
+//!
+//! None yet. A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation
+//! on docs.rs is built with every feature and `--cfg docsrs`, which turns on rustdoc's
+//! `doc_cfg`, so each such item shows the feature that enables it.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -113,11 +271,17 @@ pub use toolgroup_core::*;
 /// parameter with `///` on it or in a rustdoc `# Arguments` list (`` * `query` - ... ``).
 /// `Option<T>` parameters are optional. `#[serde(...)]` and `#[schemars(...)]` attributes on
 /// a parameter go to its field. A parameter of type [`ToolContext`] is injected, not part of
-/// the schema. `#[args] params: MyParams` takes the whole arguments struct instead.
+/// the schema, and so is an [`Extension<T>`] parameter (any pattern, e.g.
+/// `Extension(user): Extension<User>`): the per-call value of type `T` the caller attached
+/// ([`CallContext::with_extension`]); a call without one is an error result naming `T`.
+/// `#[args] params: MyParams` takes the whole arguments struct instead.
 ///
-/// The return type may be `String`/`&str`/`Cow<str>` (text), `()` (no content), anything
-/// `Serialize` (structured content plus its JSON text; an output schema when it is
-/// `JsonSchema`), or `Result<T, E>` of those with `E: Display` (an error result).
+/// The return type may be anything [`IntoCallResult`] (`String`/`&str`/`Cow<str>` as text,
+/// `()` as no content, [`Image`] or [`Audio`] from bytes and a MIME type, [`Content`] blocks
+/// (`Content` or `Vec<Content>`: text, images, audio, embedded resources, resource links), a
+/// whole [`CallResult`], or your own type), else anything `Serialize` (structured content
+/// plus its JSON text; an output schema when it is `JsonSchema`), or `Result<T, E>` of those
+/// with `E: Display` (an error result).
 ///
 /// ```
 /// use toolgroup::prelude::*;
@@ -164,6 +328,55 @@ pub use toolgroup_core::*;
 ///     value.to_string()
 /// }
 /// ```
+///
+/// # Generated documentation
+///
+/// The rustdoc of a toolkit lists each group's tools with their descriptions and arguments,
+/// although a macro cannot read the items its input only names. The macros pass the text
+/// along instead:
+///
+/// - `#[tool] fn search` also defines a hidden `macro_rules!` macro whose `search!()` expands
+///   to the tool's Markdown (description, hints, timeout, output type, a table of arguments
+///   with their Rust type, whether required - not an `Option`, no `#[serde(default)]` - and
+///   description), and imports it as `search` in the macro namespace, beside the function
+///   (value namespace) and its marker struct (type namespace). So any path that names the
+///   tool - `search`, `tools::search`, or a `use` import of it - also names its docs. The
+///   import has the function's visibility; for a `pub` function the macro is
+///   `#[macro_export]`ed under a hidden name unique in the crate, so other crates reach it by
+///   the function's path too.
+/// - `#[tool_group]` writes `#[doc = concat!(.., search!(), ..)]` on its struct or impl block,
+///   and defines the group's own hidden macro, named like the group type. Paths in a
+///   `macro_rules!` body resolve where the macro is called, so that macro cannot call
+///   `search!()` itself: the group walks its tools with callbacks (each tool's macro appends
+///   its text and calls the group's next step), and the last step defines the group's macro
+///   with plain string literals, usable from any module or crate.
+/// - `#[toolkit]` calls the group macro of each field's type, for its own page and for the
+///   variants of its group enum.
+///
+/// Limits:
+///
+/// - `tools = [...]` names `#[tool]` functions, and a toolkit's fields have `#[tool_group]`
+///   types, each by a path or a `use` import (not a type alias); otherwise, besides "is not a
+///   tool" / "is not a tool group", the compiler reports that it cannot find the doc macro.
+///   A hand-written [`Tool`] or [`ToolGroup`] used there needs such a macro at its path too,
+///   with the generated arms: `()` expanding to its Markdown as one string literal; for a
+///   tool, `(@chain $cb:ident { $($acc:tt)* } $($rest:tt)*) => { $cb! { { $($acc)* "...", }
+///   $($rest)* } }` with the same literal; for a group, `(description)` expanding to its
+///   description.
+/// - A `#[tool_group]` impl block must be in the module of its type (the group's macro is
+///   defined where the impl block is).
+/// - A function named like a macro that is in scope almost everywhere - the standard
+///   prelude's (`write`, `format`, `vec`, `matches`, `file`, `line`, `env`, ...) and a few
+///   commonly imported ones (`json`, `info`, `debug`, `warn`, `error`, `trace`, `log`,
+///   `select`, `join`, `bail`, ...) - gets no doc macro, since it would shadow that macro in
+///   its module: its groups list it by its path only. Any other macro you import into the
+///   module of a tool function with the same name clashes with the tool's doc macro; rename
+///   the function and keep the tool's name with `#[tool(name = "...")]`.
+/// - The pages show Rust types; the JSON schemas the model gets are in
+///   [`Toolkit::catalog`] and [`Tool::INFO`].
+/// - Code blocks in descriptions are shown as text on the group and toolkit pages (rustdoc
+///   does not run a tool's examples again for every page that lists it), and their headings
+///   as bold lines.
 pub use toolgroup_macros::tool;
 
 /// Make a tool group: an impl block of `#[tool]` methods, or a struct listing free tools.
@@ -177,7 +390,9 @@ pub use toolgroup_macros::tool;
 /// | `crate = "path"` | where the `toolgroup` crate is |
 ///
 /// It implements [`ToolGroup`] (metadata as constants, the tools' entries) and adds the
-/// group's tools to the type's rustdoc. A group with no tools is a compile error.
+/// group's description, instructions and tools (each with its description and arguments) to
+/// the type's rustdoc (see [`#[tool]`](macro@tool#generated-documentation) for how). A group
+/// with no tools is a compile error.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
@@ -223,6 +438,8 @@ pub use toolgroup_macros::tool_group;
 ///   `tools`, `ALL`, `FromStr` with an error listing the real names);
 /// - `AgentReset`: the typed `reset_tools` value, one `bool` per switchable group;
 /// - an implementation of [`Registry`], used through [`Toolkit`];
+/// - rustdoc listing every group with its description and instructions, and every tool with
+///   its description and arguments (see [`#[tool]`](macro@tool#generated-documentation));
 /// - compile-time checks: tool names unique across all groups and `reset_tools`, group names
 ///   unique, no group named `basic`, field names matching group names.
 ///
@@ -316,8 +533,8 @@ pub use toolgroup_macros::toolkit;
 /// Everything a tool author needs: `use toolgroup::prelude::*;`.
 pub mod prelude {
     pub use toolgroup_core::{
-        CallContext, CallResult, Content, Extension, GroupId, Registry, Session, ToolCall,
-        ToolContext, ToolDefinition, Toolkit,
+        Audio, CallContext, CallResult, Content, Extension, GroupId, Image, Registry, Session,
+        ToolCall, ToolContext, ToolDefinition, Toolkit,
     };
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolRequestParams, ClientInfo};
+use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, StreamableHttpServerConfig, StreamableHttpService};
@@ -22,7 +22,7 @@ use rmcp::{RoleClient, ServerHandler, ServiceExt};
 use toolgroup::mcp::{McpServer, Mode};
 use toolgroup_bench::{ADD_ARGS, RmcpCalc, ours_call_setup};
 
-type Client = RunningService<RoleClient, ClientInfo>;
+type Client = RunningService<RoleClient, ClientConfig>;
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -48,7 +48,7 @@ async fn stream_client<H: ServerHandler>(handler: H) -> Client {
             let _ = running.waiting().await;
         }
     });
-    ClientInfo::default().serve(client_io).await.expect("connect")
+    ClientConfig::default().serve(client_io).await.expect("connect")
 }
 
 fn stateless() -> StreamableHttpServerConfig {
@@ -71,7 +71,7 @@ use toolgroup::mcp::axum as axum_router;
 async fn http_client(url: &str) -> Client {
     let transport =
         StreamableHttpClientTransport::from_config(StreamableHttpClientTransportConfig::with_uri(url));
-    ClientInfo::default().serve(transport).await.expect("connect")
+    ClientConfig::default().serve(transport).await.expect("connect")
 }
 
 #[derive(Default)]

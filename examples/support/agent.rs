@@ -1,4 +1,4 @@
-//! The quickstart's toolkit (REFERENCE.md): a basic `notes` group with `note_write`, and the
+//! The quickstart's toolkit: a basic `notes` group with `note_write`, and the
 //! switchable groups `web_search` (`web_search`) and `scraping` (`page_fetch`). Offline tools
 //! with canned results. Shared by the `quickstart` and `catalog` examples.
 
