@@ -13,7 +13,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 use toolgroup_core::{
-    CallContext, CallResult, Progress, RESET_TOOLS, Registry, Session, ToolCall, Toolkit,
+    CallContext, CallResult, Content, Progress, RESET_TOOLS, Registry, Session, ToolCall, Toolkit,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};
@@ -23,9 +23,11 @@ use crate::{Mode, Shared, StoreError, group_instructions};
 /// (stdio, HTTP protocol sessions); stateless HTTP requests use the server's store.
 pub struct McpHandler<R: Registry> {
     shared: Arc<Shared<R>>,
-    /// The connection's active set (gated and dynamic modes). A tokio mutex: a `reset_tools`
-    /// holds it while it runs, so concurrent resets of one connection apply one at a time.
-    local: Arc<tokio::sync::Mutex<Session<R>>>,
+    /// The connection's active set (gated and dynamic modes), read by every call.
+    local: Arc<std::sync::Mutex<Session<R>>>,
+    /// Held by a running `reset_tools`, so concurrent resets of one connection apply one at
+    /// a time (each sees the set the previous one left).
+    reset_gate: Arc<tokio::sync::Mutex<()>>,
     /// Selected mode: the groups chosen for the connection (when not taken from the URL).
     fixed: Session<R>,
 }
@@ -35,6 +37,7 @@ impl<R: Registry> Clone for McpHandler<R> {
         McpHandler {
             shared: self.shared.clone(),
             local: self.local.clone(),
+            reset_gate: self.reset_gate.clone(),
             fixed: self.fixed,
         }
     }
@@ -73,9 +76,14 @@ impl<R: Registry> McpHandler<R> {
         };
         McpHandler {
             shared,
-            local: Arc::new(tokio::sync::Mutex::new(local)),
+            local: Arc::new(std::sync::Mutex::new(local)),
+            reset_gate: Arc::new(tokio::sync::Mutex::new(())),
             fixed,
         }
+    }
+
+    fn local_session(&self) -> Session<R> {
+        *self.local.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn toolkit(&self) -> &Toolkit<R> {
@@ -125,7 +133,7 @@ impl<R: Registry> McpHandler<R> {
     async fn load(&self, place: &Place<R>) -> Result<Session<R>, StoreError> {
         match place {
             Place::Fixed(s) => Ok(*s),
-            Place::Local => Ok(*self.local.lock().await),
+            Place::Local => Ok(self.local_session()),
             Place::NoKey => Ok(Session::new()),
             Place::Keyed(key) => {
                 let names = self.shared.store.load(key).await?.unwrap_or_default();
@@ -225,7 +233,62 @@ impl<R: Registry> McpHandler<R> {
         CallToolResult::error(vec![ContentBlock::text(text)]).into()
     }
 
-    fn to_mcp(&self, name: &str, result: &CallResult) -> Result<CallToolResponse, ErrorData> {
+    /// The MCP `CallToolResult` of a call: built directly for text and structured results
+    /// (the common case), through the MCP rendering of the result otherwise.
+    fn to_mcp(&self, name: &str, result: CallResult) -> Result<CallToolResponse, ErrorData> {
+        if !result.content.iter().all(|c| {
+            matches!(
+                c,
+                Content::Text {
+                    annotations: None,
+                    ..
+                }
+            )
+        }) {
+            return self.rendered_result(name, &result).map(Into::into);
+        }
+        #[cfg(debug_assertions)]
+        let expected = self.rendered_result(name, &result);
+        let CallResult {
+            content,
+            structured_content,
+            is_error,
+            ..
+        } = result;
+        let blocks = content
+            .into_iter()
+            .filter_map(|c| match c {
+                Content::Text { text, .. } => Some(ContentBlock::text(text)),
+                _ => None,
+            })
+            .collect();
+        let mut out = if is_error {
+            CallToolResult::error(blocks)
+        } else {
+            CallToolResult::success(blocks)
+        };
+        if let Some(value) = structured_content {
+            let wrapped = self
+                .shared
+                .index
+                .get(name)
+                .and_then(|&i| self.shared.wrapped[i]);
+            out.structured_content = Some(if wrapped == Some(true) || !value.is_object() {
+                serde_json::json!({ "result": value })
+            } else {
+                value
+            });
+        }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(Some(&out), expected.as_ref().ok());
+        Ok(out.into())
+    }
+
+    fn rendered_result(
+        &self,
+        name: &str,
+        result: &CallResult,
+    ) -> Result<CallToolResult, ErrorData> {
         let call = ToolCall::new(name, "");
         let value = self
             .shared
@@ -235,7 +298,7 @@ impl<R: Registry> McpHandler<R> {
         let mut result: CallToolResult = serde_json::from_value(value)
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         result.result_type = Some(ResultType::COMPLETE);
-        Ok(result.into())
+        Ok(result)
     }
 }
 
@@ -402,7 +465,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             }
             let mut session = *selection;
             let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-            return self.to_mcp(name, &result);
+            return self.to_mcp(name, result);
         }
         if !known {
             let session = self.load(&place).await.unwrap_or_default();
@@ -419,7 +482,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 }
             };
             let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-            return self.to_mcp(name, &result);
+            return self.to_mcp(name, result);
         }
 
         // reset_tools
@@ -431,11 +494,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 ));
             }
             Place::Local => {
-                let mut guard = self.local.lock().await;
-                let before = *guard;
+                let _gate = self.reset_gate.lock().await;
+                let before = self.local_session();
                 let mut session = before;
                 let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-                *guard = session;
+                *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
                 (result, session != before)
             }
             Place::Keyed(key) => {
@@ -464,6 +527,6 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             // Best effort: a client that went away does not need the notification.
             let _ = context.peer.notify_tool_list_changed().await;
         }
-        self.to_mcp(name, &result)
+        self.to_mcp(name, result)
     }
 }

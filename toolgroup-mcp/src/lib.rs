@@ -257,6 +257,9 @@ pub(crate) struct Shared<R: Registry> {
     /// Every tool, in the order of `Toolkit::all_definitions`.
     pub(crate) tools: Vec<Tool>,
     pub(crate) index: HashMap<&'static str, usize>,
+    /// Parallel to `tools`: whether the tool's structured output is wrapped as
+    /// `{"result": ...}` (`None`: no output schema).
+    pub(crate) wrapped: Vec<Option<bool>>,
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) list_ttl_ms: u64,
@@ -299,6 +302,7 @@ impl<R: Registry> McpServer<R> {
         let rendered = Rendered::new(&toolkit, Provider::Mcp);
         let mut tools = Vec::with_capacity(rendered.len());
         let mut index = HashMap::with_capacity(rendered.len());
+        let mut wrapped = Vec::with_capacity(rendered.len());
         for (def, entry) in toolkit.all_definitions().zip(rendered.entries()) {
             let mut tool: Tool = serde_json::from_str(entry.json.get())
                 .expect("the MCP rendering of a tool is an MCP Tool");
@@ -309,6 +313,11 @@ impl<R: Registry> McpServer<R> {
             }
             index.insert(def.name, tools.len());
             tools.push(tool);
+            wrapped.push(
+                def.output_schema
+                    .as_ref()
+                    .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
+            );
         }
         McpServer {
             shared: Arc::new(Shared {
@@ -317,6 +326,7 @@ impl<R: Registry> McpServer<R> {
                 rendered,
                 tools,
                 index,
+                wrapped,
                 info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
                 instructions: None,
                 list_ttl_ms: 300_000,
