@@ -539,6 +539,12 @@ pub mod prelude {
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }
 
+/// Serve a toolkit over MCP (stdio and Streamable HTTP), groups included. See
+/// [`mcp::McpServer`].
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub use toolgroup_mcp as mcp;
+
 #[cfg(doc)]
 pub mod example;
 

@@ -1,0 +1,128 @@
+//! Serve the quickstart's toolkit over MCP.
+//!
+//! ```text
+//! cargo run --example mcp_server --features mcp -- --transport stdio --mode gated
+//! cargo run --example mcp_server --features mcp -- --transport stdio --mode selected --groups web_search
+//! cargo run --example mcp_server --features mcp -- --transport http --mode dynamic --listen 127.0.0.1:8000
+//! ```
+//!
+//! Over HTTP the endpoint is `/mcp`; in selected mode its groups come from the URL
+//! (`/mcp?groups=web_search,scraping`). Stateless HTTP requests (MCP 2026-07-28 clients) keep
+//! their active groups under the `x-user-id` header's value.
+
+#[path = "support/agent.rs"]
+mod agent;
+
+use std::process::ExitCode;
+
+use toolgroup::Session;
+use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;
+use toolgroup::mcp::{McpServer, Mode};
+
+const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|gated|dynamic [--groups a,b] [--listen 127.0.0.1:PORT]
+
+Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on) over MCP.
+  --transport  stdio (default) or http (Streamable HTTP at /mcp)
+  --mode       selected: the groups are chosen at connect time (--groups on stdio, ?groups= in the URL over HTTP)
+               gated (default): every tool listed; reset_tools switches groups, inactive calls are refused
+               dynamic: the list follows reset_tools, with notifications/tools/list_changed
+  --groups     stdio: the chosen groups (selected) or the starting active groups (gated, dynamic)
+  --listen     http: the address to listen on (default 127.0.0.1:8000)
+Over stateless HTTP the active groups are kept per `x-user-id` header value.";
+
+struct Options {
+    http: bool,
+    mode: Mode,
+    groups: Option<String>,
+    listen: String,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options {
+        http: false,
+        mode: Mode::Gated,
+        groups: None,
+        listen: "127.0.0.1:8000".to_owned(),
+    };
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--transport" => match value("--transport")?.as_str() {
+                "stdio" => options.http = false,
+                "http" => options.http = true,
+                other => {
+                    return Err(format!(
+                        "unknown transport `{other}`; expected `stdio` or `http`"
+                    ));
+                }
+            },
+            "--mode" => options.mode = value("--mode")?.parse()?,
+            "--groups" => options.groups = Some(value("--groups")?),
+            "--listen" => options.listen = value("--listen")?,
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    if options.http && options.groups.is_some() {
+        return Err(
+            "--groups is for stdio; over HTTP, selected mode takes the groups from the URL (/mcp?groups=a,b)"
+                .to_owned(),
+        );
+    }
+    Ok(options)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let options = match parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let server = McpServer::new(agent::toolkit(), options.mode)
+        .with_instructions("The quickstart toolkit of toolgroup: notes, web search, page fetching (offline, canned results).")
+        .with_key(|parts| parts.headers.get("x-user-id")?.to_str().ok().map(str::to_owned));
+    if options.http {
+        let listener = match tokio::net::TcpListener::bind(&options.listen).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("error: cannot listen on {}: {e}", options.listen);
+                return ExitCode::FAILURE;
+            }
+        };
+        let addr = listener
+            .local_addr()
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        eprintln!("MCP server ({} mode) at http://{addr}/mcp", options.mode);
+        if let Err(e) = server
+            .serve_http(listener, "/mcp", StreamableHttpServerConfig::default())
+            .await
+        {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
+    let groups: Session<agent::Agent> =
+        match server.parse_groups(options.groups.as_deref().unwrap_or("")) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("error: --groups: {e}");
+                return ExitCode::from(2);
+            }
+        };
+    match server.serve_stdio(groups).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,227 @@
+"""Interop: the official MCP Python SDK against toolgroup's MCP server.
+
+usage: python interop.py PATH/TO/interop_server
+
+Over stdio and over Streamable HTTP: list tools, call one, call `reset_tools`, see a call to an
+inactive group refused, receive `notifications/tools/list_changed` in dynamic mode, cancel a
+running call, and see unknown groups refused in selected mode. Prints one line per check and
+ends with `N passed, N failed`; exits non-zero when a check failed.
+"""
+
+import asyncio
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+SERVER = sys.argv[1]
+RESULTS = []
+
+ALL_TOOLS = ["reset_tools", "note_write", "slow_stats", "whoami", "web_search", "page_fetch", "slow", "count"]
+BASIC = ["note_write", "slow_stats", "whoami"]
+EVERY_GROUP_OFF = {"web_search": False, "scraping": False, "waiting": False}
+
+
+def check(name, ok, detail=""):
+    RESULTS.append(bool(ok))
+    print(f"{'ok  ' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"), flush=True)
+
+
+def text(result):
+    return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+async def names(client):
+    listed = await client.list_tools(cache_mode="bypass")
+    return [t.name for t in listed.tools]
+
+
+class HttpServer:
+    """The interop server over HTTP on a free loopback port."""
+
+    def __init__(self, mode):
+        self.process = subprocess.Popen(
+            [SERVER, mode, "http", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True
+        )
+        line = self.process.stderr.readline()
+        if not line.startswith("listening on "):
+            raise RuntimeError(f"the server did not start: {line!r}")
+        self.url = line.split("listening on ", 1)[1].strip()
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def stdio(mode, groups=""):
+    return StdioServerParameters(command=SERVER, args=[mode, "stdio", groups])
+
+
+def http(url, user):
+    return streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"x-user-id": user}))
+
+
+async def gated(label, target, mode):
+    async with Client(target, mode=mode) as client:
+        expected = "2026-07-28" if mode == "auto" else None
+        check(f"{label}: protocol version", expected is None or client.protocol_version == expected,
+              client.protocol_version)
+        check(f"{label}: tools/list is every tool, reset_tools first", await names(client) == ALL_TOOLS,
+              await names(client))
+        tool = next(t for t in (await client.list_tools(cache_mode="bypass")).tools if t.name == "web_search")
+        check(f"{label}: the group is in the tool's _meta", (tool.meta or {}).get("toolgroup/group") == "web_search",
+              tool.meta)
+        r = await client.call_tool("note_write", {"text": "hi"})
+        check(f"{label}: a basic tool runs", not r.is_error and text(r) == "noted: hi", text(r))
+        r = await client.call_tool("web_search", {"query": "rust"})
+        check(f"{label}: an inactive call is refused, naming its group",
+              r.is_error and "group `web_search`" in text(r), text(r))
+        r = await client.call_tool("reset_tools", {**EVERY_GROUP_OFF, "web_search": True, "waiting": True})
+        check(f"{label}: reset_tools switches groups on", not r.is_error and "Cite your sources." in text(r), text(r))
+        r = await client.call_tool("web_search", {"query": "rust"})
+        check(f"{label}: the switched-on tool runs", not r.is_error and "hit for rust" in text(r), text(r))
+        r = await client.call_tool("reset_tools", {"web_serch": True})
+        check(f"{label}: a misspelled group is refused with a did-you-mean",
+              r.is_error and "did you mean `web_search`?" in text(r), text(r))
+        try:
+            await client.call_tool("web_serch", {})
+            check(f"{label}: an unknown tool is a -32602 error", False, "no error")
+        except MCPError as e:
+            check(f"{label}: an unknown tool is a -32602 error with a did-you-mean",
+                  e.error.code == -32602 and "web_search" in e.error.message, e.error)
+        await progress(label, client)
+        await cancel(label, client)
+
+
+async def progress(label, client):
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append((done, total, message))
+
+    r = await client.call_tool("count", {"n": 3}, progress_callback=on_progress)
+    check(f"{label}: the counting tool runs", not r.is_error and text(r) == "counted to 3", text(r))
+    check(f"{label}: its progress reports arrive as notifications/progress, in order",
+          seen == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")], seen)
+
+
+async def cancel(label, client):
+    before = (await client.call_tool("slow_stats", {})).structured_content
+    outcome = {}
+
+    async def run():
+        with anyio.CancelScope() as scope:
+            outcome["scope"] = scope
+            outcome["result"] = await client.call_tool("slow", {"seconds": 60})
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(run)
+        started = False
+        for _ in range(500):
+            stats = (await client.call_tool("slow_stats", {})).structured_content
+            if stats["started"] > before["started"]:
+                started = True
+                break
+            await anyio.sleep(0.02)
+        check(f"{label}: the slow call started", started)
+        outcome["scope"].cancel()
+    cancelled = False
+    for _ in range(500):
+        stats = (await client.call_tool("slow_stats", {})).structured_content
+        if stats["cancelled"] > before["cancelled"]:
+            cancelled = True
+            break
+        await anyio.sleep(0.02)
+    check(f"{label}: cancelling the call stops the tool", cancelled and "result" not in outcome, stats)
+
+
+async def dynamic(label, target):
+    changed = anyio.Event()
+
+    async def on_message(message):
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
+    async with Client(target, mode="legacy", message_handler=on_message) as client:
+        check(f"{label}: tools/list follows the session",
+              await names(client) == ["reset_tools", *BASIC], await names(client))
+        r = await client.call_tool("page_fetch", {"url": "https://a"})
+        check(f"{label}: an inactive call is refused", r.is_error and "group `scraping`" in text(r), text(r))
+        r = await client.call_tool("reset_tools", {**EVERY_GROUP_OFF, "scraping": True})
+        check(f"{label}: reset_tools succeeds", not r.is_error, text(r))
+        with anyio.move_on_after(10):
+            await changed.wait()
+        check(f"{label}: notifications/tools/list_changed arrives", changed.is_set())
+        check(f"{label}: the new list has the group's tools",
+              await names(client) == ["reset_tools", *BASIC, "page_fetch"], await names(client))
+        r = await client.call_tool("page_fetch", {"url": "https://a"})
+        check(f"{label}: the switched-on tool runs", not r.is_error, text(r))
+
+
+async def selected(label, target):
+    async with Client(target, mode="legacy") as client:
+        check(f"{label}: tools/list is the chosen groups, without reset_tools",
+              await names(client) == [*BASIC, "web_search"], await names(client))
+        check(f"{label}: the chosen groups' instructions are the server's",
+              "Cite your sources." in (client.instructions or ""), client.instructions)
+        r = await client.call_tool("web_search", {"query": "q"})
+        check(f"{label}: a chosen tool runs", not r.is_error, text(r))
+
+
+async def main():
+    # stdio
+    await gated("stdio gated (2026-07-28)", stdio("gated"), "auto")
+    await gated("stdio gated (legacy)", stdio("gated"), "legacy")
+    await dynamic("stdio dynamic", stdio("dynamic"))
+    await selected("stdio selected", stdio("selected", "web_search"))
+    bad = subprocess.run([SERVER, "selected", "stdio", "web_serch,scrapin"], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=30)
+    check("stdio selected: unknown groups exit non-zero with every problem on stderr",
+          bad.returncode != 0 and "did you mean `web_search`" in bad.stderr and "did you mean `scraping`" in bad.stderr,
+          (bad.returncode, bad.stderr))
+
+    # HTTP
+    for mode in ["gated", "dynamic", "selected"]:
+        server = HttpServer(mode)
+        try:
+            if mode == "gated":
+                await gated("http gated (2026-07-28, stateless, per user)", http(server.url, "py-1"), "auto")
+                await gated("http gated (legacy session)", http(server.url, "py-2"), "legacy")
+                async with Client(http(server.url, "py-5"), mode="auto") as client:
+                    r = await client.call_tool("whoami", {})
+                    check("http: the HTTP request reaches the tool", text(r) == "py-5", text(r))
+            elif mode == "dynamic":
+                await dynamic("http dynamic (legacy session)", http(server.url, "py-3"))
+            else:
+                await selected("http selected", http(server.url + "?groups=web_search", "py-4"))
+                request = urllib.request.Request(
+                    server.url + "?groups=web_serch,scrapin", method="POST",
+                    data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode(),
+                    headers={"content-type": "application/json", "accept": "application/json, text/event-stream"})
+                try:
+                    urllib.request.urlopen(request, timeout=10)
+                    check("http selected: unknown groups are a 400", False, "200")
+                except urllib.error.HTTPError as e:
+                    body = json.loads(e.read())
+                    check("http selected: unknown groups are a 400 with a JSON body",
+                          e.code == 400 and body["unknown"][0]["did_you_mean"] == "web_search"
+                          and body["unknown"][1]["did_you_mean"] == "scraping", (e.code, body))
+        finally:
+            server.close()
+
+    passed = sum(RESULTS)
+    failed = len(RESULTS) - passed
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(anyio.run(main))

@@ -1,0 +1,532 @@
+//! The rmcp `ServerHandler` over a toolkit.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    DiscoverResult, ErrorData, InitializeRequestParams, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ResultType,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, ServerHandler};
+use serde_json::Value;
+use toolgroup_core::{
+    CallContext, CallResult, Content, Progress, RESET_TOOLS, Registry, Session, ToolCall, Toolkit,
+};
+
+use crate::{Mode, Shared, StoreError, group_instructions};
+
+/// The MCP server of one connection: an rmcp [`ServerHandler`] built by
+/// [`McpServer::handler`](crate::McpServer::handler). Holds the connection's active set
+/// (stdio, HTTP protocol sessions); stateless HTTP requests use the server's store.
+pub struct McpHandler<R: Registry> {
+    shared: Arc<Shared<R>>,
+    /// The connection's active set (gated and dynamic modes), read by every call.
+    local: Arc<std::sync::Mutex<Session<R>>>,
+    /// Held by a running `reset_tools`, so concurrent resets of one connection apply one at
+    /// a time (each sees the set the previous one left).
+    reset_gate: Arc<tokio::sync::Mutex<()>>,
+    /// Selected mode: the groups chosen for the connection (when not taken from the URL).
+    fixed: Session<R>,
+}
+
+impl<R: Registry> Clone for McpHandler<R> {
+    fn clone(&self) -> Self {
+        McpHandler {
+            shared: self.shared.clone(),
+            local: self.local.clone(),
+            reset_gate: self.reset_gate.clone(),
+            fixed: self.fixed,
+        }
+    }
+}
+
+impl<R: Registry> std::fmt::Debug for McpHandler<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHandler")
+            .field("mode", &self.shared.mode)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where one request's active set comes from.
+enum Place<R: Registry> {
+    /// Selected mode: the chosen groups.
+    Fixed(Session<R>),
+    /// The connection's own state.
+    Local,
+    /// A stateless HTTP request: the store, under this key.
+    Keyed(String),
+    /// A stateless HTTP request without a key.
+    NoKey,
+}
+
+fn is_2026_or_later(ctx: &RequestContext<RoleServer>) -> bool {
+    ctx.protocol_version()
+        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+}
+
+impl<R: Registry> McpHandler<R> {
+    pub(crate) fn new(shared: Arc<Shared<R>>, groups: Session<R>) -> Self {
+        let (local, fixed) = match shared.mode {
+            Mode::Selected => (Session::new(), groups),
+            _ => (groups, Session::new()),
+        };
+        McpHandler {
+            shared,
+            local: Arc::new(std::sync::Mutex::new(local)),
+            reset_gate: Arc::new(tokio::sync::Mutex::new(())),
+            fixed,
+        }
+    }
+
+    fn local_session(&self) -> Session<R> {
+        *self.local.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn toolkit(&self) -> &Toolkit<R> {
+        &self.shared.toolkit
+    }
+
+    /// The mode this request is served in: dynamic falls back to gated for 2026-07-28.
+    fn mode(&self, ctx: &RequestContext<RoleServer>) -> Mode {
+        match self.shared.mode {
+            Mode::Dynamic if is_2026_or_later(ctx) => Mode::Gated,
+            mode => mode,
+        }
+    }
+
+    /// The chosen groups in selected mode: the URL's `groups` parameter over HTTP (already
+    /// validated by the HTTP service), else the handler's own.
+    fn selection(&self, ctx: &RequestContext<RoleServer>) -> Session<R> {
+        #[cfg(feature = "http")]
+        if let Some(parts) = ctx.extensions.get::<http::request::Parts>()
+            && let Some(query) = parts.uri.query()
+            && let Some(names) = crate::http_service::groups_param(query)
+        {
+            // The HTTP service refused unknown names before the request got here.
+            return crate::parse_groups::<R>(names.iter().map(String::as_str))
+                .unwrap_or_else(|_| Session::new());
+        }
+        let _ = ctx;
+        self.fixed
+    }
+
+    fn place(&self, ctx: &RequestContext<RoleServer>) -> Place<R> {
+        if self.shared.mode == Mode::Selected {
+            return Place::Fixed(self.selection(ctx));
+        }
+        #[cfg(feature = "http")]
+        if let Some(parts) = ctx.extensions.get::<http::request::Parts>()
+            && !parts.headers.contains_key("mcp-session-id")
+        {
+            return match self.shared.key.as_ref().and_then(|key| key(parts)) {
+                Some(key) => Place::Keyed(key),
+                None => Place::NoKey,
+            };
+        }
+        Place::Local
+    }
+
+    async fn load(&self, place: &Place<R>) -> Result<Session<R>, StoreError> {
+        match place {
+            Place::Fixed(s) => Ok(*s),
+            Place::Local => Ok(self.local_session()),
+            Place::NoKey => Ok(Session::new()),
+            Place::Keyed(key) => {
+                let names = self.shared.store.load(key).await?.unwrap_or_default();
+                let (session, dropped) =
+                    Session::<R>::restore_lenient(names.iter().map(String::as_str));
+                if !dropped.is_empty() {
+                    tracing::warn!(
+                        ?dropped,
+                        "stored active groups name groups this toolkit does not have; ignored"
+                    );
+                }
+                Ok(session)
+            }
+        }
+    }
+
+    /// The tools this request's client is shown, in listing order.
+    fn listed<'a>(&'a self, mode: Mode, session: &'a Session<R>) -> Vec<&'a Tool> {
+        let toolkit = self.toolkit();
+        match mode {
+            Mode::Gated => self.shared.tools.iter().collect(),
+            // Selected: reset_tools is hidden.
+            Mode::Selected => toolkit
+                .definitions(session)
+                .filter(|d| d.group.is_some())
+                .map(|d| &self.shared.tools[self.shared.index[d.name]])
+                .collect(),
+            _ => toolkit
+                .definitions(session)
+                .map(|d| &self.shared.tools[self.shared.index[d.name]])
+                .collect(),
+        }
+    }
+
+    fn unknown_tool(&self, name: &str, mode: Mode, session: &Session<R>) -> ErrorData {
+        let listed = self.listed(mode, session);
+        let shown = crate::truncate(name, 64);
+        let mut message = format!("unknown tool `{shown}`.");
+        if let Some(guess) = crate::did_you_mean(name, listed.iter().map(|t| t.name.as_ref())) {
+            let _ = write!(message, " Did you mean `{guess}`?");
+        } else if mode == Mode::Selected
+            && let Some(def) = self.toolkit().all_definitions().find(|d| d.name == name)
+            && let Some(group) = def.group
+        {
+            let _ = write!(
+                message,
+                " It belongs to the group `{group}`, which this connection did not select."
+            );
+        }
+        message.push_str(" The tools are ");
+        for (i, t) in listed.iter().enumerate() {
+            if i > 0 {
+                message.push_str(", ");
+            }
+            let _ = write!(message, "`{}`", t.name);
+        }
+        if listed.is_empty() {
+            message.push_str("none");
+        }
+        message.push('.');
+        ErrorData::invalid_params(message, None)
+    }
+
+    fn info(&self, selection: Option<&Session<R>>) -> ServerConfig {
+        let mut capabilities = ServerCapabilities::builder().enable_tools();
+        if self.shared.mode == Mode::Dynamic {
+            capabilities = capabilities.enable_tool_list_changed();
+        }
+        let mut info =
+            ServerConfig::new(capabilities.build()).with_server_info(self.shared.info.clone());
+        let mut instructions = self.shared.instructions.clone().unwrap_or_default();
+        if let Some(selection) = selection {
+            let groups = group_instructions(selection);
+            if !groups.is_empty() {
+                if !instructions.is_empty() {
+                    instructions.push_str("\n\n");
+                }
+                instructions.push_str(&groups);
+            }
+        }
+        if !instructions.is_empty() {
+            info = info.with_instructions(instructions);
+        }
+        info
+    }
+
+    fn info_for(&self, ctx: &RequestContext<RoleServer>) -> ServerConfig {
+        if self.shared.mode == Mode::Selected {
+            self.info(Some(&self.selection(ctx)))
+        } else {
+            self.info(None)
+        }
+    }
+
+    /// An error result as rmcp's type.
+    fn error_result(text: String) -> CallToolResponse {
+        CallToolResult::error(vec![ContentBlock::text(text)]).into()
+    }
+
+    /// The MCP `CallToolResult` of a call: built directly for text and structured results
+    /// (the common case), through the MCP rendering of the result otherwise.
+    fn to_mcp(&self, name: &str, result: CallResult) -> Result<CallToolResponse, ErrorData> {
+        if !result.content.iter().all(|c| {
+            matches!(
+                c,
+                Content::Text {
+                    annotations: None,
+                    ..
+                }
+            )
+        }) {
+            return self.rendered_result(name, &result).map(Into::into);
+        }
+        #[cfg(debug_assertions)]
+        let expected = self.rendered_result(name, &result);
+        let CallResult {
+            content,
+            structured_content,
+            is_error,
+            ..
+        } = result;
+        let blocks = content
+            .into_iter()
+            .filter_map(|c| match c {
+                Content::Text { text, .. } => Some(ContentBlock::text(text)),
+                _ => None,
+            })
+            .collect();
+        let mut out = if is_error {
+            CallToolResult::error(blocks)
+        } else {
+            CallToolResult::success(blocks)
+        };
+        if let Some(value) = structured_content {
+            let wrapped = self
+                .shared
+                .index
+                .get(name)
+                .and_then(|&i| self.shared.wrapped[i]);
+            out.structured_content = Some(if wrapped == Some(true) || !value.is_object() {
+                serde_json::json!({ "result": value })
+            } else {
+                value
+            });
+        }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(Some(&out), expected.as_ref().ok());
+        Ok(out.into())
+    }
+
+    fn rendered_result(
+        &self,
+        name: &str,
+        result: &CallResult,
+    ) -> Result<CallToolResult, ErrorData> {
+        let call = ToolCall::new(name, "");
+        let value = self
+            .shared
+            .rendered
+            .result_message(&call, result)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let mut result: CallToolResult = serde_json::from_value(value)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        result.result_type = Some(ResultType::COMPLETE);
+        Ok(result)
+    }
+}
+
+/// Run one tool call with the MCP request's context:
+///
+/// - the JSON-RPC request id is the call's id;
+/// - cancellation: `ctx.ct` fires on `notifications/cancelled` and when a stateless HTTP
+///   client goes away; the toolkit then drops the tool's future and answers an error result;
+/// - progress: when the request has a progress token, each `ToolContext::report` of the tool
+///   becomes a `notifications/progress`, sent in order and before the result (partial output
+///   has no MCP notification and is not forwarded);
+/// - HTTP: the request's `http::request::Parts` are per-call data (a tool takes
+///   `Extension<http::request::Parts>`), and so is every value in the request's own
+///   extensions (what an axum or tower auth layer inserted, such as the principal).
+async fn forward_call<R: Registry>(
+    toolkit: &Toolkit<R>,
+    session: &mut Session<R>,
+    name: &str,
+    arguments: &Value,
+    ctx: &RequestContext<RoleServer>,
+) -> CallResult {
+    let mut cx = CallContext::new()
+        .with_id(ctx.id.to_string())
+        .with_cancellation(ctx.ct.clone());
+    #[cfg(feature = "http")]
+    if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
+        cx.extensions_mut().extend(parts.extensions.clone());
+        cx.extensions_mut().insert(parts.clone());
+    }
+    let Some(token) = ctx.meta.get_progress_token() else {
+        return toolkit.call_with(session, name, arguments, &cx).await;
+    };
+    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
+    cx = cx.on_progress(move |event| {
+        if let Progress::Step {
+            done,
+            total,
+            message,
+        } = event.progress
+        {
+            let _ = sender.send((*done, *total, message.clone()));
+        }
+    });
+    let peer = ctx.peer.clone();
+    let forward = async move {
+        while let Some((done, total, message)) = receiver.recv().await {
+            let mut param = ProgressNotificationParam::new(token.clone(), done);
+            if let Some(total) = total {
+                param = param.with_total(total);
+            }
+            if let Some(message) = message {
+                param = param.with_message(message);
+            }
+            // A client that went away needs no progress.
+            if peer.notify_progress(param).await.is_err() {
+                break;
+            }
+        }
+    };
+    let call = async move {
+        let result = toolkit.call_with(session, name, arguments, &cx).await;
+        // The observer (and its sender) goes with the context: the forwarding loop ends
+        // once it has sent every report.
+        drop(cx);
+        result
+    };
+    let (result, ()) = tokio::join!(call, forward);
+    result
+}
+
+impl<R: Registry> ServerHandler for McpHandler<R> {
+    fn get_info(&self) -> ServerConfig {
+        if self.shared.mode == Mode::Selected {
+            self.info(Some(&self.fixed))
+        } else {
+            self.info(None)
+        }
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        let info = self.info_for(&context);
+        result.instructions = info.instructions;
+        Ok(result)
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.info_for(&context),
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        if let Some(cursor) = request.and_then(|r| r.cursor) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "invalid cursor `{}`: this server lists every tool in one page and gives no cursor",
+                    crate::truncate(&cursor, 64)
+                ),
+                None,
+            ));
+        }
+        let mode = self.mode(&context);
+        let place = self.place(&context);
+        let session = match mode {
+            Mode::Gated => Session::new(),
+            _ => self
+                .load(&place)
+                .await
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
+        };
+        let tools = self.listed(mode, &session).into_iter().cloned().collect();
+        let mut result = ListToolsResult::with_all_items(tools);
+        if is_2026_or_later(&context) {
+            result = match mode {
+                Mode::Gated => result
+                    .with_ttl_ms(self.shared.list_ttl_ms)
+                    .with_cache_scope(CacheScope::Public),
+                Mode::Selected => result
+                    .with_ttl_ms(self.shared.list_ttl_ms)
+                    .with_cache_scope(CacheScope::Private),
+                _ => result.with_ttl_ms(0).with_cache_scope(CacheScope::Private),
+            };
+        }
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.shared
+            .index
+            .get(name)
+            .map(|&i| self.shared.tools[i].clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.as_ref();
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let mode = self.mode(&context);
+        let place = self.place(&context);
+        let toolkit = self.toolkit();
+        let is_reset = name == RESET_TOOLS && toolkit.reset_definition().is_some();
+        let known = self.shared.index.contains_key(name);
+
+        if let Place::Fixed(selection) = &place {
+            if !known || is_reset || !toolkit.is_available(selection, name) {
+                return Err(self.unknown_tool(name, mode, selection));
+            }
+            let mut session = *selection;
+            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            return self.to_mcp(name, result);
+        }
+        if !known {
+            let session = self.load(&place).await.unwrap_or_default();
+            return Err(self.unknown_tool(name, mode, &session));
+        }
+
+        if !is_reset {
+            let mut session = match self.load(&place).await {
+                Ok(s) => s,
+                Err(e) => {
+                    return Ok(Self::error_result(format!(
+                        "`{name}` was not run: the active groups could not be loaded: {e}"
+                    )));
+                }
+            };
+            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            return self.to_mcp(name, result);
+        }
+
+        // reset_tools
+        let (result, changed) = match &place {
+            Place::Fixed(_) => unreachable!("handled above"),
+            Place::NoKey => {
+                return Ok(Self::error_result(
+                    "`reset_tools` was not run: this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed.".to_owned(),
+                ));
+            }
+            Place::Local => {
+                let _gate = self.reset_gate.lock().await;
+                let before = self.local_session();
+                let mut session = before;
+                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+                *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
+                (result, session != before)
+            }
+            Place::Keyed(key) => {
+                let before = match self.load(&place).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        return Ok(Self::error_result(format!(
+                            "`reset_tools` was not run: the active groups could not be loaded: {e}. Nothing was changed."
+                        )));
+                    }
+                };
+                let mut session = before;
+                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+                if !result.is_error {
+                    let names = session.active_names().map(str::to_owned).collect();
+                    if let Err(e) = self.shared.store.save(key, names).await {
+                        return Ok(Self::error_result(format!(
+                            "`reset_tools` could not save the active groups: {e}. Nothing was changed."
+                        )));
+                    }
+                }
+                (result, session != before)
+            }
+        };
+        if changed && mode == Mode::Dynamic {
+            // Best effort: a client that went away does not need the notification.
+            let _ = context.peer.notify_tool_list_changed().await;
+        }
+        self.to_mcp(name, result)
+    }
+}

@@ -1,0 +1,185 @@
+//! The Streamable HTTP endpoint: rmcp's service behind a check of the URL's groups.
+
+use std::convert::Infallible;
+use std::fmt::Display;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::{Request, Response, StatusCode};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt as _, Full};
+use rmcp::transport::StreamableHttpServerConfig;
+use rmcp::transport::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use toolgroup_core::Registry;
+
+use crate::{McpHandler, McpServer, Mode};
+
+type Inner<R> = StreamableHttpService<McpHandler<R>, LocalSessionManager>;
+
+/// The MCP Streamable HTTP endpoint of a toolkit, as a tower service (from
+/// [`McpServer::http_service`]). Mount it with axum: `Router::new().nest_service("/mcp",
+/// service)`.
+pub struct McpHttpService<R: Registry> {
+    server: McpServer<R>,
+    inner: Inner<R>,
+}
+
+impl<R: Registry> Clone for McpHttpService<R> {
+    fn clone(&self) -> Self {
+        McpHttpService {
+            server: self.server.clone(),
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<R: Registry> std::fmt::Debug for McpHttpService<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHttpService")
+            .field("server", &self.server)
+            .field("config", &self.inner.config)
+            .finish()
+    }
+}
+
+impl<R: Registry> McpHttpService<R> {
+    pub(crate) fn new(server: McpServer<R>, config: StreamableHttpServerConfig) -> Self {
+        let factory = server.clone();
+        let inner = StreamableHttpService::new(
+            move || Ok(factory.handler()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        McpHttpService { server, inner }
+    }
+
+    /// rmcp's configuration of this endpoint.
+    pub fn config(&self) -> &StreamableHttpServerConfig {
+        &self.inner.config
+    }
+
+    /// The `400 Bad Request` answer for a request whose `groups` parameter is refused, if it
+    /// is.
+    fn refuse(&self, query: Option<&str>) -> Option<Response<BoxBody<Bytes, Infallible>>> {
+        let names = groups_param(query?)?;
+        let body = if self.server.mode() == Mode::Selected {
+            let error = crate::parse_groups::<R>(names.iter().map(String::as_str)).err()?;
+            error.to_json()
+        } else {
+            serde_json::json!({
+                "error": "groups_not_selectable",
+                "message": format!(
+                    "this server runs in {} mode: the model switches groups with `reset_tools`, so the URL cannot choose them; remove the `groups` parameter",
+                    self.server.mode()
+                ),
+            })
+        };
+        Some(
+            Response::builder()
+                .status(StatusCode::BAD_REQUEST)
+                .header(http::header::CONTENT_TYPE, "application/json")
+                .body(Full::new(Bytes::from(body.to_string())).boxed())
+                .expect("a valid response"),
+        )
+    }
+}
+
+/// The values of every `groups` parameter of a query, split at commas and percent-decoded
+/// (`None` when there is no `groups` parameter).
+pub(crate) fn groups_param(query: &str) -> Option<Vec<String>> {
+    let mut out: Option<Vec<String>> = None;
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if key != "groups" {
+            continue;
+        }
+        let value = percent_decode(value);
+        out.get_or_insert_with(Vec::new).extend(
+            value
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+        );
+    }
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                    }
+                    None => {
+                        out.push(b'%');
+                        i += 1;
+                    }
+                }
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl<R, B> tower_service::Service<Request<B>> for McpHttpService<R>
+where
+    R: Registry,
+    B: http_body::Body + Send + 'static,
+    B::Error: Display,
+    B::Data: Send + 'static,
+{
+    type Response = Response<BoxBody<Bytes, Infallible>>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        if let Some(refusal) = self.refuse(request.uri().query()) {
+            return Box::pin(std::future::ready(Ok(refusal)));
+        }
+        tower_service::Service::call(&mut self.inner, request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{groups_param, percent_decode};
+
+    #[test]
+    fn groups_parameter() {
+        assert_eq!(groups_param("a=1"), None);
+        assert_eq!(
+            groups_param("groups=web_search,scraping"),
+            Some(vec!["web_search".to_owned(), "scraping".to_owned()])
+        );
+        assert_eq!(
+            groups_param("groups=web_search%2Cscraping&groups=notes"),
+            Some(vec!["web_search".into(), "scraping".into(), "notes".into()])
+        );
+        assert_eq!(groups_param("groups="), Some(vec![]));
+        assert_eq!(percent_decode("%zz%2"), "%zz%2");
+    }
+}

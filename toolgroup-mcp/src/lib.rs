@@ -1,0 +1,580 @@
+//! Serve any [`Toolkit`] over MCP, groups included: stdio and Streamable HTTP, on the
+//! official Rust SDK ([`rmcp`], re-exported).
+//!
+//! ```no_run
+//! # use toolgroup_core::{Registry, Toolkit};
+//! # async fn serve<R: Registry>(toolkit: Toolkit<R>) -> Result<(), Box<dyn std::error::Error>> {
+//! use toolgroup_mcp::{McpServer, Mode};
+//!
+//! let server = McpServer::new(toolkit, Mode::Gated);
+//! server.serve_stdio(server.parse_groups("")?).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! # Groups in MCP: three modes
+//!
+//! | [`Mode`] | `tools/list` | `reset_tools` | where the active set lives |
+//! |---|---|---|---|
+//! | [`Selected`](Mode::Selected) | the basic tools and the tools of the groups chosen at connect time | hidden | nowhere: a command-line flag (stdio) or the URL (`/mcp?groups=web_search,scraping`) |
+//! | [`Gated`](Mode::Gated) | every tool, `reset_tools` first, in the toolkit's stable order; the same for every client | listed | the process (stdio), the protocol session (HTTP clients that open one), or a [`GroupStore`] under a key (stateless HTTP) |
+//! | [`Dynamic`](Mode::Dynamic) | `reset_tools`, the basic tools and the active groups' tools; `notifications/tools/list_changed` after a reset that changed the set | listed | as in gated mode |
+//!
+//! - **Selected** works with every protocol revision and keeps no state. Unknown group
+//!   names are refused, each with a did-you-mean: [`McpServer::parse_groups`] returns a
+//!   [`GroupsError`] for the command line, and the HTTP service answers `400 Bad Request` with
+//!   a JSON body. The chosen groups' instructions are part of the server's `instructions`. A
+//!   call to a tool outside the chosen groups is an unknown tool.
+//! - **Gated** is what the 2026-07-28 revision allows (a `tools/list` that does not vary per
+//!   connection nor as a side effect of other requests): a call to a tool of an inactive
+//!   group is not run and answers an `isError` result naming the group to switch on with
+//!   `reset_tools`. Its list carries cache hints (`ttlMs`, `cacheScope: "public"`).
+//! - **Dynamic** is for revisions up to 2025-11-25. Calls to inactive tools are still
+//!   refused (many clients never re-list). A 2026-07-28 client of a dynamic server is served
+//!   in gated mode.
+//!
+//! # Where the active set lives over HTTP
+//!
+//! An HTTP client that opened a protocol session (`Mcp-Session-Id`, revisions up to
+//! 2025-11-25 with [`legacy_session_mode`](rmcp::transport::StreamableHttpServerConfig)) has
+//! its own active set for the session's lifetime. A stateless request (every 2026-07-28
+//! request; every request when legacy sessions are off) has no session: its active set is
+//! loaded from the server's [`GroupStore`] (a [`MemoryStore`] unless
+//! [`McpServer::with_store`] sets another, such as the Redis store of the `redis` feature)
+//! under the key that [`McpServer::with_key`] computes from the HTTP request (for example,
+//! the authenticated principal).
+//!
+//! **With no key** (no key function, or it returns `None` for this request) a stateless
+//! request sees no switchable group active: the basic tools work, a call to a tool of a
+//! switchable group is refused as inactive, and `reset_tools` answers an error result that
+//! says the server cannot keep the active groups for this client. Nothing is saved. Use the
+//! selected mode for clients without an identity.
+//!
+//! # Mapping
+//!
+//! | toolgroup | MCP |
+//! |---|---|
+//! | tool name, description, canonical input schema | `name`, `description`, `inputSchema` |
+//! | output schema (wrapped as `{"result": ...}` when it is not an object) | `outputSchema` |
+//! | `read_only`, `destructive`, `idempotent`, `open_world` | `annotations` (`readOnlyHint`...) |
+//! | the tool's group | `_meta["toolgroup/group"]` |
+//! | [`CallResult`](toolgroup_core::CallResult) content, structured content, `is_error` | `content`, `structuredContent`, `isError` |
+//! | an unknown tool (or one the client was not shown) | JSON-RPC error `-32602`, with a did-you-mean in the message |
+//! | bad arguments, an inactive group, a tool's error, a panic, a timeout | `isError` result |
+//! | `ToolContext::report` in a tool | `notifications/progress`, when the request has a progress token (in order, before the result) |
+//! | `notifications/cancelled`, an HTTP client that disconnects | the call is cancelled: the tool's future is dropped, `ToolContext::is_cancelled` turns true |
+//! | the JSON-RPC request id | the call id |
+//! | the HTTP request | per-call data: `Extension<http::request::Parts>` in a tool (headers, URI), and every value in the request's own extensions (what an auth layer inserted) as `Extension<T>` |
+//!
+//! Unknown tools are protocol errors as the MCP specification says (`-32602`), not `isError`
+//! results: a client that lists before calling never produces one, and a tool outside the
+//! list must not look like a tool that ran and failed. The message still names the closest
+//! tool. Partial output (`ToolContext::partial`) has no MCP notification and is not sent.
+//!
+//! Tool titles: toolgroup tools have none, so `title` is never set.
+
+#![warn(missing_docs, unreachable_pub)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod handler;
+#[cfg(feature = "http")]
+mod http_service;
+mod store;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use rmcp::model::{Implementation, Tool};
+use serde_json::Value;
+use toolgroup_core::provider::{Provider, Rendered};
+use toolgroup_core::{GroupId, Registry, Session, Toolkit};
+
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub use axum;
+pub use handler::McpHandler;
+#[cfg(feature = "http")]
+pub use http_service::McpHttpService;
+pub use rmcp;
+#[cfg(feature = "redis")]
+pub use store::RedisStore;
+pub use store::{GroupStore, MemoryStore, StoreError, StoreFuture};
+
+/// The `_meta` key of a tool's group in `tools/list`.
+pub const GROUP_META_KEY: &str = "toolgroup/group";
+
+/// How groups reach MCP clients. See the [crate docs](crate) for the full picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Mode {
+    /// The groups are chosen at connect time (a command-line flag, the URL); `reset_tools`
+    /// is hidden.
+    Selected,
+    /// Every tool is listed, always in the same order; calls to inactive groups are refused.
+    Gated,
+    /// The list follows the active set, with `notifications/tools/list_changed`; gated for
+    /// 2026-07-28 clients.
+    Dynamic,
+}
+
+impl Mode {
+    /// The mode's name as [`FromStr`](std::str::FromStr) accepts it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Selected => "selected",
+            Mode::Gated => "gated",
+            Mode::Dynamic => "dynamic",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Mode::Selected, Mode::Gated, Mode::Dynamic]
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                format!("unknown mode `{s}`; expected one of `selected`, `gated`, `dynamic`")
+            })
+    }
+}
+
+/// Group names that are not switchable groups of the toolkit: every problem at once, each
+/// with a did-you-mean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GroupsError {
+    /// The unknown names, in the order given.
+    pub unknown: Vec<String>,
+    /// The toolkit's switchable groups.
+    pub known: Vec<&'static str>,
+}
+
+impl GroupsError {
+    /// The closest real group to the unknown name `name`, if it looks like a typo of one.
+    pub fn suggestion(&self, name: &str) -> Option<&'static str> {
+        did_you_mean(name, self.known.iter().copied())
+    }
+
+    /// The error as the JSON body of the HTTP service's `400` answer:
+    /// `{"error": "unknown_groups", "message": ..., "unknown": [{"name", "did_you_mean"}],
+    /// "groups": [every switchable group]}`.
+    pub fn to_json(&self) -> Value {
+        let unknown: Vec<Value> = self
+            .unknown
+            .iter()
+            .map(|name| {
+                serde_json::json!({
+                    "name": truncate(name, 64),
+                    "did_you_mean": self.suggestion(name),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "error": "unknown_groups",
+            "message": self.to_string(),
+            "unknown": unknown,
+            "groups": self.known,
+        })
+    }
+}
+
+impl fmt::Display for GroupsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.unknown.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "unknown group `{}`", truncate(name, 64).escape_debug())?;
+            if let Some(s) = self.suggestion(name) {
+                write!(f, " (did you mean `{s}`?)")?;
+            }
+        }
+        f.write_str(". The groups are ")?;
+        for (i, name) in self.known.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{name}`")?;
+        }
+        if self.known.is_empty() {
+            f.write_str("none")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for GroupsError {}
+
+/// The candidate closest to `input` if it is a plausible typo (optimal string alignment
+/// distance up to a third of the length, at most 3; case-insensitive), as the toolkit's own
+/// messages suggest names.
+pub(crate) fn did_you_mean<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    if input.len() > 128 {
+        return None;
+    }
+    let input_lower = input.to_ascii_lowercase();
+    let limit = (input.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| {
+            (
+                strsim::osa_distance(&input_lower, &c.to_ascii_lowercase()),
+                c,
+            )
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn truncate(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+/// A key function: which stored active set a stateless HTTP request uses.
+#[cfg(feature = "http")]
+pub(crate) type KeyFn = dyn Fn(&http::request::Parts) -> Option<String> + Send + Sync;
+
+pub(crate) struct Shared<R: Registry> {
+    pub(crate) toolkit: Arc<Toolkit<R>>,
+    pub(crate) mode: Mode,
+    pub(crate) rendered: Rendered<R>,
+    /// Every tool, in the order of `Toolkit::all_definitions`.
+    pub(crate) tools: Vec<Tool>,
+    pub(crate) index: HashMap<&'static str, usize>,
+    /// Parallel to `tools`: whether the tool's structured output is wrapped as
+    /// `{"result": ...}` (`None`: no output schema).
+    pub(crate) wrapped: Vec<Option<bool>>,
+    pub(crate) info: Implementation,
+    pub(crate) instructions: Option<String>,
+    pub(crate) list_ttl_ms: u64,
+    pub(crate) store: Arc<dyn GroupStore>,
+    #[cfg(feature = "http")]
+    pub(crate) key: Option<Arc<KeyFn>>,
+}
+
+/// An MCP server for one toolkit: build it once, then serve stdio
+/// ([`serve_stdio`](Self::serve_stdio)), HTTP ([`http_service`](Self::http_service)) or any
+/// rmcp transport ([`handler`](Self::handler)). Cheap to clone.
+pub struct McpServer<R: Registry> {
+    shared: Arc<Shared<R>>,
+}
+
+impl<R: Registry> Clone for McpServer<R> {
+    fn clone(&self) -> Self {
+        McpServer {
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+impl<R: Registry> fmt::Debug for McpServer<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpServer")
+            .field("mode", &self.shared.mode)
+            .field("tools", &self.shared.tools.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Registry> McpServer<R> {
+    /// Serve `toolkit` in `mode`. The MCP tool definitions are rendered once, here.
+    ///
+    /// The server's name and version default to this crate's; set yours with
+    /// [`with_server_info`](Self::with_server_info).
+    pub fn new(toolkit: impl Into<Arc<Toolkit<R>>>, mode: Mode) -> Self {
+        let toolkit = toolkit.into();
+        let rendered = Rendered::new(&toolkit, Provider::Mcp);
+        let mut tools = Vec::with_capacity(rendered.len());
+        let mut index = HashMap::with_capacity(rendered.len());
+        let mut wrapped = Vec::with_capacity(rendered.len());
+        for (def, entry) in toolkit.all_definitions().zip(rendered.entries()) {
+            let mut tool: Tool = serde_json::from_str(entry.json.get())
+                .expect("the MCP rendering of a tool is an MCP Tool");
+            if let Some(group) = def.group {
+                let mut meta = rmcp::model::MetaObject::new();
+                meta.0.insert(GROUP_META_KEY.to_owned(), Value::from(group));
+                tool = tool.with_meta(meta);
+            }
+            index.insert(def.name, tools.len());
+            tools.push(tool);
+            wrapped.push(
+                def.output_schema
+                    .as_ref()
+                    .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
+            );
+        }
+        McpServer {
+            shared: Arc::new(Shared {
+                toolkit,
+                mode,
+                rendered,
+                tools,
+                index,
+                wrapped,
+                info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+                instructions: None,
+                list_ttl_ms: 300_000,
+                store: Arc::new(MemoryStore::new()),
+                #[cfg(feature = "http")]
+                key: None,
+            }),
+        }
+    }
+
+    fn shared_mut(&mut self) -> &mut Shared<R> {
+        Arc::get_mut(&mut self.shared)
+            .expect("configure an McpServer before cloning it or building handlers from it")
+    }
+
+    /// The name, version (and title...) the server reports to clients.
+    ///
+    /// # Panics
+    ///
+    /// If called after the server was cloned (configure it first).
+    pub fn with_server_info(mut self, info: Implementation) -> Self {
+        self.shared_mut().info = info;
+        self
+    }
+
+    /// Instructions for the model about the whole server, sent in `instructions` (before the
+    /// chosen groups' instructions in selected mode).
+    ///
+    /// # Panics
+    ///
+    /// If called after the server was cloned.
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.shared_mut().instructions = Some(instructions.into());
+        self
+    }
+
+    /// How long (milliseconds) a 2026-07-28 client may cache `tools/list` in gated and
+    /// selected mode (default 5 minutes; dynamic lists are never cacheable).
+    ///
+    /// # Panics
+    ///
+    /// If called after the server was cloned.
+    pub fn with_list_ttl_ms(mut self, ttl_ms: u64) -> Self {
+        self.shared_mut().list_ttl_ms = ttl_ms;
+        self
+    }
+
+    /// Where stateless HTTP clients' active sets are kept (default: a [`MemoryStore`]).
+    ///
+    /// # Panics
+    ///
+    /// If called after the server was cloned.
+    pub fn with_store(mut self, store: impl GroupStore) -> Self {
+        self.shared_mut().store = Arc::new(store);
+        self
+    }
+
+    /// The key under which a stateless HTTP request's active set is stored, computed from
+    /// the request (headers, URI, and extensions such as the authenticated principal an
+    /// auth middleware inserted). `None` means "no key": see the [crate docs](crate).
+    ///
+    /// ```
+    /// # use toolgroup_core::Registry;
+    /// # fn f<R: Registry>(server: toolgroup_mcp::McpServer<R>) -> toolgroup_mcp::McpServer<R> {
+    /// server.with_key(|parts| {
+    ///     parts.headers.get("x-user-id")?.to_str().ok().map(str::to_owned)
+    /// })
+    /// # }
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If called after the server was cloned.
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn with_key(
+        mut self,
+        key: impl Fn(&http::request::Parts) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.shared_mut().key = Some(Arc::new(key));
+        self
+    }
+
+    /// The server's mode.
+    pub fn mode(&self) -> Mode {
+        self.shared.mode
+    }
+
+    /// The toolkit served.
+    pub fn toolkit(&self) -> &Arc<Toolkit<R>> {
+        &self.shared.toolkit
+    }
+
+    /// Every MCP tool definition, in the stable order (`reset_tools` first when the toolkit
+    /// exposes it): the gated mode's `tools/list`.
+    pub fn tools(&self) -> &[Tool] {
+        &self.shared.tools
+    }
+
+    /// Parse a comma-separated list of switchable group names (a `--groups` flag, a URL's
+    /// `groups` parameter). Blanks around names and empty items are ignored, so `""` selects
+    /// no switchable group.
+    ///
+    /// # Errors
+    ///
+    /// Every unknown name, each with a did-you-mean and the list of real names.
+    pub fn parse_groups(&self, list: &str) -> Result<Session<R>, GroupsError> {
+        parse_groups::<R>(list.split(','))
+    }
+
+    /// A handler for one connection (one process on stdio, one protocol session over HTTP),
+    /// starting with no switchable group active (selected mode: no group chosen). Serve it
+    /// with any rmcp transport (`rmcp::ServiceExt::serve`).
+    pub fn handler(&self) -> McpHandler<R> {
+        McpHandler::new(self.shared.clone(), Session::new())
+    }
+
+    /// A handler for one connection starting with `groups` active: in selected mode the
+    /// chosen groups, otherwise the starting active set.
+    pub fn handler_with(&self, groups: Session<R>) -> McpHandler<R> {
+        McpHandler::new(self.shared.clone(), groups)
+    }
+
+    /// Serve one client over stdin/stdout until it disconnects. `groups` are the chosen
+    /// groups (selected mode) or the starting active set (gated, dynamic); parse a
+    /// command-line flag with [`parse_groups`](Self::parse_groups).
+    ///
+    /// # Errors
+    ///
+    /// The client did not complete the MCP handshake, or the transport failed.
+    pub async fn serve_stdio(&self, groups: Session<R>) -> Result<(), ServeError> {
+        use rmcp::ServiceExt as _;
+        let running = self
+            .handler_with(groups)
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| ServeError(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| ServeError(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The Streamable HTTP endpoint as a tower service: mount it with axum's
+    /// `Router::nest_service("/mcp", ...)`. `config` is rmcp's: its defaults accept only
+    /// loopback `Host`s (set `allowed_hosts` for a public deployment) and keep protocol
+    /// sessions for older clients; `.with_legacy_session_mode(false)` makes every request
+    /// stateless.
+    ///
+    /// In selected mode the groups come from the URL's `groups` parameter
+    /// (`/mcp?groups=web_search,scraping`); unknown names get `400 Bad Request` with the JSON
+    /// of [`GroupsError::to_json`]. In the other modes a `groups` parameter is refused the
+    /// same way (the model switches groups there).
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn http_service(
+        &self,
+        config: rmcp::transport::StreamableHttpServerConfig,
+    ) -> McpHttpService<R> {
+        McpHttpService::new(self.clone(), config)
+    }
+
+    /// An axum router serving the endpoint at `path` (for example `"/mcp"`): merge it into
+    /// your app, or serve it with [`serve_http`](Self::serve_http).
+    #[cfg(feature = "axum")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+    pub fn router(
+        &self,
+        path: &str,
+        config: rmcp::transport::StreamableHttpServerConfig,
+    ) -> axum::Router {
+        axum::Router::new().nest_service(path, self.http_service(config))
+    }
+
+    /// Serve the endpoint at `path` on `listener` until the process ends (or the config's
+    /// cancellation token fires).
+    ///
+    /// # Errors
+    ///
+    /// The listener failed.
+    #[cfg(feature = "axum")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+    pub async fn serve_http(
+        &self,
+        listener: tokio::net::TcpListener,
+        path: &str,
+        config: rmcp::transport::StreamableHttpServerConfig,
+    ) -> std::io::Result<()> {
+        let shutdown = config.cancellation_token.clone();
+        let app = self.router(path, config);
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move { shutdown.cancelled_owned().await })
+            .await
+    }
+}
+
+pub(crate) fn parse_groups<'a, R: Registry>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<Session<R>, GroupsError> {
+    let mut session = Session::new();
+    let mut unknown = Vec::new();
+    for name in names {
+        let name = name.trim();
+        if name.is_empty() {
+            continue;
+        }
+        match R::Group::ALL.iter().find(|g| g.name() == name) {
+            Some(group) => session.activate(*group),
+            None => unknown.push(name.to_owned()),
+        }
+    }
+    if unknown.is_empty() {
+        Ok(session)
+    } else {
+        Err(GroupsError {
+            unknown,
+            known: R::Group::ALL.iter().map(|g| g.name()).collect(),
+        })
+    }
+}
+
+/// The chosen groups' instructions, in declaration order, each in a delimited block.
+pub(crate) fn group_instructions<R: Registry>(session: &Session<R>) -> String {
+    let mut out = String::new();
+    for group in R::Group::ALL {
+        if !session.is_active(*group) {
+            continue;
+        }
+        let info = R::GROUPS[R::SWITCHABLE[group.slot()]];
+        if let Some(text) = info.instructions {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&format!("<group name=\"{}\">\n{text}\n</group>", info.name));
+        }
+    }
+    out
+}
+
+/// Serving over stdio failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServeError(String);
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MCP server stopped: {}", self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}

@@ -1,0 +1,229 @@
+//! Where stateless HTTP clients' active groups live: a pluggable async store.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+
+/// A boxed, `Send` future, as [`GroupStore`] methods return.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A store could not load or save an active set (a connection error, a corrupt value...).
+///
+/// The call that needed it is answered with an error result and changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError {
+    message: String,
+}
+
+impl StoreError {
+    /// An error with this description (shown to the model, so keep secrets out of it).
+    pub fn new(message: impl Into<String>) -> Self {
+        StoreError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Where the active groups of stateless HTTP clients are kept, by a key the server's author
+/// chooses (see [`McpServer::with_key`](crate::McpServer::with_key)).
+///
+/// A value is the list of active switchable group names (what a serialised
+/// [`Session`](toolgroup_core::Session) holds). Implement it over any shared database so
+/// that several replicas behind a load balancer see the same active set: a `reset_tools`
+/// through one replica is seen by a call through another. Two resets for one key at the same
+/// moment: the last save wins (each is a complete final state, never a merge).
+pub trait GroupStore: Send + Sync + 'static {
+    /// The active group names saved under `key`, or `None` if nothing was saved.
+    fn load<'a>(&'a self, key: &'a str)
+    -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>>;
+
+    /// Save the active group names under `key`, replacing what was there.
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        groups: Vec<String>,
+    ) -> StoreFuture<'a, Result<(), StoreError>>;
+}
+
+/// A shared store: several servers (replicas in one process, tests) can use one store.
+impl<S: GroupStore + ?Sized> GroupStore for std::sync::Arc<S> {
+    fn load<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+        (**self).load(key)
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        groups: Vec<String>,
+    ) -> StoreFuture<'a, Result<(), StoreError>> {
+        (**self).save(key, groups)
+    }
+}
+
+/// A [`GroupStore`] in this process's memory: for one replica (or tests). Entries are never
+/// evicted; bound the number of keys yourself (for example, keys are user ids).
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    map: Mutex<HashMap<String, Vec<String>>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many keys have a saved active set.
+    pub fn len(&self) -> usize {
+        self.map.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Whether no key has a saved active set.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl GroupStore for MemoryStore {
+    fn load<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+        let value = self
+            .map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned();
+        Box::pin(std::future::ready(Ok(value)))
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        groups: Vec<String>,
+    ) -> StoreFuture<'a, Result<(), StoreError>> {
+        self.map
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.to_owned(), groups);
+        Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+#[cfg(feature = "redis")]
+pub use self::redis_store::RedisStore;
+
+#[cfg(feature = "redis")]
+mod redis_store {
+    use super::{GroupStore, StoreError, StoreFuture};
+
+    /// A [`GroupStore`] in Redis, shared by every replica that connects to the same server.
+    ///
+    /// Each key's active set is one Redis string (a JSON list of group names) under
+    /// `{prefix}{key}`, written with `SET` (optionally with an expiry, refreshed by every
+    /// save).
+    #[derive(Clone)]
+    pub struct RedisStore {
+        connection: redis::aio::MultiplexedConnection,
+        prefix: String,
+        ttl_seconds: Option<u64>,
+    }
+
+    impl std::fmt::Debug for RedisStore {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("RedisStore")
+                .field("prefix", &self.prefix)
+                .field("ttl_seconds", &self.ttl_seconds)
+                .finish_non_exhaustive()
+        }
+    }
+
+    impl RedisStore {
+        /// Connect to the Redis server at `url` (`redis://127.0.0.1:6379/`). Keys get the
+        /// prefix `toolgroup:groups:`; saved sets never expire.
+        ///
+        /// # Errors
+        ///
+        /// An invalid URL or a failed connection.
+        pub async fn connect(url: &str) -> Result<Self, StoreError> {
+            let client = redis::Client::open(url)
+                .map_err(|e| StoreError::new(format!("invalid Redis URL: {e}")))?;
+            let connection = client
+                .get_multiplexed_async_connection()
+                .await
+                .map_err(|e| StoreError::new(format!("cannot connect to Redis: {e}")))?;
+            Ok(RedisStore {
+                connection,
+                prefix: "toolgroup:groups:".to_owned(),
+                ttl_seconds: None,
+            })
+        }
+
+        /// Use another key prefix (to share one Redis between servers).
+        pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+            self.prefix = prefix.into();
+            self
+        }
+
+        /// Let a saved set expire this many seconds after its last save.
+        pub fn with_ttl_seconds(mut self, seconds: u64) -> Self {
+            self.ttl_seconds = Some(seconds);
+            self
+        }
+    }
+
+    impl GroupStore for RedisStore {
+        fn load<'a>(
+            &'a self,
+            key: &'a str,
+        ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+            Box::pin(async move {
+                let mut conn = self.connection.clone();
+                let value: Option<String> = redis::cmd("GET")
+                    .arg(format!("{}{key}", self.prefix))
+                    .query_async(&mut conn)
+                    .await
+                    .map_err(|e| StoreError::new(format!("Redis GET failed: {e}")))?;
+                match value {
+                    None => Ok(None),
+                    Some(text) => serde_json::from_str(&text).map(Some).map_err(|_| {
+                        StoreError::new("the saved active groups are not a list of names")
+                    }),
+                }
+            })
+        }
+
+        fn save<'a>(
+            &'a self,
+            key: &'a str,
+            groups: Vec<String>,
+        ) -> StoreFuture<'a, Result<(), StoreError>> {
+            Box::pin(async move {
+                let mut conn = self.connection.clone();
+                let value = serde_json::Value::from(groups).to_string();
+                let mut cmd = redis::cmd("SET");
+                cmd.arg(format!("{}{key}", self.prefix)).arg(value);
+                if let Some(ttl) = self.ttl_seconds {
+                    cmd.arg("EX").arg(ttl);
+                }
+                cmd.query_async::<()>(&mut conn)
+                    .await
+                    .map_err(|e| StoreError::new(format!("Redis SET failed: {e}")))
+            })
+        }
+    }
+}

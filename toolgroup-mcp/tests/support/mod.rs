@@ -1,0 +1,236 @@
+//! A small toolkit for the MCP tests (a slow tool to cancel), and client helpers.
+#![allow(dead_code, unreachable_pub)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
+use rmcp::service::{RunningService, ServiceError};
+use rmcp::{ClientHandler, RoleClient};
+use toolgroup::Extension;
+use toolgroup::prelude::*;
+
+/// How many slow calls were dropped before finishing (cancelled).
+pub static SLOW_DROPPED: AtomicUsize = AtomicUsize::new(0);
+/// How many slow calls started.
+pub static SLOW_STARTED: AtomicUsize = AtomicUsize::new(0);
+
+struct DropGuard(bool);
+impl Drop for DropGuard {
+    fn drop(&mut self) {
+        if !self.0 {
+            SLOW_DROPPED.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Write a note.
+#[tool]
+pub fn note_write(
+    /// The note.
+    text: String,
+) -> String {
+    format!("noted: {text}")
+}
+
+/// Search the web.
+#[tool(read_only, open_world)]
+pub async fn web_search(
+    /// What to search for.
+    query: String,
+) -> Vec<String> {
+    vec![format!("hit for {query}")]
+}
+
+/// Fetch a page.
+#[tool(read_only)]
+pub async fn page_fetch(
+    /// The URL.
+    url: String,
+) -> Result<String, String> {
+    if url.starts_with("https://") {
+        Ok(format!("page {url}"))
+    } else {
+        Err("cannot fetch a non-https URL".to_string())
+    }
+}
+
+/// Wait a long time (to be cancelled).
+#[tool]
+pub async fn slow(
+    /// Seconds to wait.
+    seconds: u64,
+) -> String {
+    SLOW_STARTED.fetch_add(1, Ordering::SeqCst);
+    let mut guard = DropGuard(false);
+    tokio::time::sleep(Duration::from_secs(seconds)).await;
+    guard.0 = true;
+    "done".to_owned()
+}
+
+/// Counts of `slow` calls (for clients that check cancellation from outside the process).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct SlowStats {
+    /// Calls of `slow` that started.
+    pub started: usize,
+    /// Calls of `slow` that were dropped before finishing (cancelled).
+    pub cancelled: usize,
+}
+
+/// How many `slow` calls started and how many were cancelled.
+#[tool(read_only)]
+pub fn slow_stats() -> SlowStats {
+    SlowStats {
+        started: SLOW_STARTED.load(Ordering::SeqCst),
+        cancelled: SLOW_DROPPED.load(Ordering::SeqCst),
+    }
+}
+
+#[tool_group(name = "notes", description = "Taking notes.", tools = [note_write])]
+pub struct Notes;
+
+/// Who is calling: the HTTP request's `x-user-id` header (HTTP only).
+#[tool(read_only)]
+pub fn whoami(parts: Extension<http::request::Parts>) -> String {
+    parts
+        .0
+        .headers
+        .get("x-user-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("anonymous")
+        .to_owned()
+}
+
+#[tool_group(name = "probe", description = "Test probes.", tools = [slow_stats, whoami])]
+pub struct Probe;
+
+#[tool_group(
+    name = "web_search",
+    description = "Searching the web.",
+    instructions = "Cite your sources.",
+    tools = [web_search]
+)]
+pub struct WebSearch;
+
+#[tool_group(
+    name = "scraping",
+    description = "Fetching pages.",
+    instructions = "Only fetch pages found by a search.",
+    tools = [page_fetch]
+)]
+pub struct Scraping;
+
+/// Count to `n`, reporting progress at each step.
+#[tool]
+pub async fn count(
+    /// Where to stop.
+    n: u32,
+    ctx: ToolContext<'_>,
+) -> String {
+    for i in 1..=n {
+        ctx.report(f64::from(i), Some(f64::from(n)), Some(&format!("step {i}")));
+        tokio::task::yield_now().await;
+    }
+    format!("counted to {n}")
+}
+
+#[tool_group(name = "waiting", description = "Waiting.", tools = [slow, count])]
+pub struct Waiting;
+
+#[toolkit]
+pub struct Agent {
+    #[basic]
+    pub notes: Notes,
+    #[basic]
+    pub probe: Probe,
+    pub web_search: WebSearch,
+    pub scraping: Scraping,
+    pub waiting: Waiting,
+}
+
+pub fn toolkit() -> Toolkit<Agent> {
+    Toolkit::new(Agent {
+        notes: Notes,
+        probe: Probe,
+        web_search: WebSearch,
+        scraping: Scraping,
+        waiting: Waiting,
+    })
+}
+
+/// One progress notification: (progress, total, message).
+pub type ProgressSeen = (f64, Option<f64>, Option<String>);
+
+/// A client that counts `notifications/tools/list_changed`.
+#[derive(Clone, Default)]
+pub struct Counting {
+    pub list_changed: Arc<AtomicUsize>,
+    /// Progress notifications received.
+    pub progress: Arc<std::sync::Mutex<Vec<ProgressSeen>>>,
+    pub changed: Arc<tokio::sync::Notify>,
+}
+
+impl ClientHandler for Counting {
+    async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
+        self.list_changed.fetch_add(1, Ordering::SeqCst);
+        self.changed.notify_one();
+    }
+
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.progress
+            .lock()
+            .unwrap()
+            .push((params.progress, params.total, params.message));
+    }
+}
+
+pub type Client = RunningService<RoleClient, Counting>;
+
+pub fn args(value: serde_json::Value) -> CallToolRequestParams {
+    let serde_json::Value::Object(map) = value else {
+        panic!("arguments must be an object")
+    };
+    CallToolRequestParams::new("").with_arguments(map)
+}
+
+pub async fn call(
+    client: &Client,
+    name: &'static str,
+    arguments: serde_json::Value,
+) -> Result<CallToolResult, ServiceError> {
+    let mut params = args(arguments);
+    params.name = name.into();
+    client.call_tool(params).await
+}
+
+pub fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub async fn names(client: &Client) -> Vec<String> {
+    client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|t| t.name.into_owned())
+        .collect()
+}
+
+/// The JSON-RPC error of a failed request.
+pub fn rpc_error(e: ServiceError) -> (ErrorCode, String) {
+    match e {
+        ServiceError::McpError(e) => (e.code, e.message.into_owned()),
+        other => panic!("expected a JSON-RPC error, got {other}"),
+    }
+}
