@@ -4,7 +4,7 @@
 
 /// `s` with control characters escaped (`\n`, `\u{1b}`) and cut to `max` characters (marked
 /// with `…`).
-pub(crate) fn echo(s: &str, max: usize) -> String {
+pub fn echo(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max * 2));
     for (n, c) in s.chars().enumerate() {
         if n == max {

@@ -54,12 +54,14 @@ pub use toolkit::{ToolCall, ToolDefinition, Toolkit};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::{check_group, check_toolkit};
+    pub use crate::echo::echo;
     pub use crate::output::{
         OutputProbe, ViaIntoCallResult, ViaJsonSchema, ViaNoSchema, ViaSerialize,
     };
     pub use crate::registry::GroupBits;
     pub use crate::result::CallResult;
     pub use crate::schema::schema_for;
+    pub use crate::suggest::did_you_mean;
     pub use crate::tool::{SchemaCell, build_schemas};
     pub use schemars;
     pub use serde;

@@ -170,7 +170,7 @@ impl<R: Registry> McpHandler<R> {
 
     fn unknown_tool(&self, name: &str, mode: Mode, session: &Session<R>) -> ErrorData {
         let listed = self.listed(mode, session);
-        let shown = crate::truncate(name, 64);
+        let shown = crate::echo(name, 64);
         let mut message = format!("unknown tool `{shown}`.");
         if let Some(guess) = crate::did_you_mean(name, listed.iter().map(|t| t.name.as_ref())) {
             let _ = write!(message, " Did you mean `{guess}`?");
@@ -409,7 +409,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return Err(ErrorData::invalid_params(
                 format!(
                     "invalid cursor `{}`: this server lists every tool in one page and gives no cursor",
-                    crate::truncate(&cursor, 64)
+                    crate::echo(&cursor, 64)
                 ),
                 None,
             ));

@@ -173,7 +173,7 @@ impl GroupsError {
             .iter()
             .map(|name| {
                 serde_json::json!({
-                    "name": truncate(name, 64),
+                    "name": echo(name, 64),
                     "did_you_mean": self.suggestion(name),
                 })
             })
@@ -193,7 +193,7 @@ impl fmt::Display for GroupsError {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "unknown group `{}`", truncate(name, 64).escape_debug())?;
+            write!(f, "unknown group `{}`", echo(name, 64))?;
             if let Some(s) = self.suggestion(name) {
                 write!(f, " (did you mean `{s}`?)")?;
             }
@@ -214,37 +214,11 @@ impl fmt::Display for GroupsError {
 
 impl std::error::Error for GroupsError {}
 
-/// The candidate closest to `input` if it is a plausible typo (optimal string alignment
-/// distance up to a third of the length, at most 3; case-insensitive), as the toolkit's own
-/// messages suggest names.
-pub(crate) fn did_you_mean<'a>(
-    input: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    if input.len() > 128 {
-        return None;
-    }
-    let input_lower = input.to_ascii_lowercase();
-    let limit = (input.chars().count() / 3).clamp(1, 3);
-    candidates
-        .into_iter()
-        .map(|c| {
-            (
-                strsim::osa_distance(&input_lower, &c.to_ascii_lowercase()),
-                c,
-            )
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
+/// The toolkit's own "did you mean" (one algorithm and threshold for every message).
+pub(crate) use toolgroup_core::__private::did_you_mean;
 
-fn truncate(s: &str, max: usize) -> &str {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
-}
+/// A name the client sent, as it may be shown back: control characters escaped, capped.
+pub(crate) use toolgroup_core::__private::echo;
 
 /// A key function: which stored active set a stateless HTTP request uses.
 #[cfg(feature = "http")]
