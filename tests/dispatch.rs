@@ -1,4 +1,4 @@
-//! Calling tools (DESIGN.md 7): every model mistake is an error result that changes nothing.
+//! Calling tools: every model mistake is an error result that changes nothing.
 
 mod common;
 

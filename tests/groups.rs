@@ -1,4 +1,4 @@
-//! Groups, the typed registry, sessions and `reset_tools` (DESIGN.md 4-6).
+//! Groups, the typed registry, sessions and `reset_tools`.
 
 mod common;
 

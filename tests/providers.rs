@@ -2226,7 +2226,8 @@ fn anthropic_strict_budgets_are_spent_in_listing_order() {
 
 // ---------------------------------------------------------------------------------------
 // The strict-mode rules, checked on every object of every schema marked strict. The checks
-// are written from PROVIDERS.md, independently of the renderer's code.
+// are written from the providers' published strict-mode rules (OpenAI's structured outputs,
+// Anthropic's strict tool use), independently of the renderer's code.
 // ---------------------------------------------------------------------------------------
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -2236,7 +2237,7 @@ enum Rules {
 }
 
 /// Keywords neither strict mode accepts (numeric and length constraints included: OpenAI's
-/// list in PROVIDERS.md and Anthropic's "no numeric or length constraints").
+/// list of unsupported keywords and Anthropic's "no numeric or length constraints").
 const NEVER_IN_STRICT: &[&str] = &[
     "allOf",
     "not",
@@ -3840,7 +3841,7 @@ async fn an_agent_loop_in_the_mask_mode() {
     assert!(text.contains("`data`"), "{text}");
 }
 
-/// Every violation of Gemini's legacy `parameters` subset (PROVIDERS.md): no references, no
+/// Every violation of Gemini's legacy `parameters` subset (OpenAPI 3.0): no references, no
 /// `additionalProperties`, no type lists, no `oneOf`, no `const`, string enums only, no
 /// `$schema`, no exclusive bounds; and every schema typed, every array with items.
 fn legacy_violations(node: &Value, path: &str, problems: &mut Vec<String>) {
