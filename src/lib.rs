@@ -320,7 +320,13 @@ pub mod prelude {
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }
 
+// The documented example toolkit is the quickstart's, defined once in the examples; its
+// generated code reaches this crate as `::toolgroup`, like a user's.
 #[cfg(doc)]
+extern crate self as toolgroup;
+
+#[cfg(doc)]
+#[path = "../examples/support/agent.rs"]
 pub mod example;
 
 #[doc = include_str!("../README.md")]
