@@ -89,6 +89,17 @@
 //!   reported as an error result; the toolkit and every session go on.
 //! - **Groups are not a security boundary**: the model can activate any group it is shown.
 //!   Use a [`Policy`] to restrict what can run.
+//!
+//! # Guides
+//!
+//! - [Install](https://github.com/toolgroup/toolgroup#install): the `Cargo.toml` lines for a
+//!   new project.
+//! - [When it does not compile](https://github.com/toolgroup/toolgroup/blob/main/docs/compile-errors.md):
+//!   every compile error of the macros, with its cause and fix.
+//! - [Coming from rmcp](https://github.com/toolgroup/toolgroup/blob/main/docs/coming-from-rmcp.md)
+//!   and [coming from AgentScope](https://github.com/toolgroup/toolgroup/blob/main/docs/coming-from-agentscope.md):
+//!   what you know, under our names, with one tool ported both ways.
+//! - [`example`]: the quickstart's toolkit, as the documentation shows a toolkit.
 
 #![warn(missing_docs)]
 
@@ -332,3 +343,13 @@ pub mod example;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+#[doc = include_str!("../docs/compile-errors.md")]
+#[cfg(doctest)]
+pub struct CompileErrorsDoctests;
+
+#[doc = include_str!("../docs/coming-from-agentscope.md")]
+#[cfg(doctest)]
+pub struct ComingFromAgentScopeDoctests;
+
+// `docs/coming-from-rmcp.md` needs rmcp: its blocks are doc tests of the benchmark workspace.

@@ -288,3 +288,9 @@ pub fn reset_arguments() -> String {
 pub fn reset_floor(arguments: &str) -> HashMap<String, bool> {
     serde_json::from_str(arguments).expect("valid reset arguments")
 }
+
+/// The Rust blocks of `docs/coming-from-rmcp.md`, compiled and run as doc tests here: this is
+/// the workspace that has rmcp beside toolgroup.
+#[doc = include_str!("../../docs/coming-from-rmcp.md")]
+#[cfg(doctest)]
+pub struct ComingFromRmcpDoctests;
