@@ -90,6 +90,63 @@
 //! - **Groups are not a security boundary**: the model can activate any group it is shown.
 //!   Use a [`Policy`] to restrict what can run.
 //!
+//! # Documentation and catalog
+//!
+//! `cargo doc` shows a toolkit the way the model sees it: the toolkit struct's page lists every
+//! group (basic and switchable) with its description and instructions, and every tool with its
+//! description, hints and arguments (name, type, whether required, description); each variant
+//! of the group enum carries its group's description; a group's own page lists its tools the
+//! same way; a free tool's marker struct shows the tool. See [`example`] (only
+//! in the rendered documentation) for what that looks like, and
+//! [`#[tool]`](macro@tool#generated-documentation) for how it works and its limits.
+//!
+//! At run time, [`Toolkit::catalog`] gives the same catalog from the real schemas, as
+//! Markdown for people or as JSON for programs:
+//!
+//! ```
+//! use toolgroup::prelude::*;
+//!
+//! /// Say hello.
+//! #[tool(read_only)]
+//! fn hello(
+//!     /// Whom to greet.
+//!     name: String,
+//! ) -> String {
+//!     format!("hello {name}")
+//! }
+//!
+//! #[tool_group(
+//!     name = "greetings",
+//!     description = "Greetings.",
+//!     instructions = "Greet once.",
+//!     tools = [hello]
+//! )]
+//! struct Greetings;
+//!
+//! #[toolkit]
+//! struct Polite {
+//!     greetings: Greetings,
+//! }
+//!
+//! let toolkit = Toolkit::new(Polite { greetings: Greetings });
+//! let markdown = toolkit.catalog().to_markdown();
+//! assert!(markdown.contains("## Group `greetings`\n\nGreetings.\n"));
+//! assert!(markdown.contains("Instructions, given when the group is activated: Greet once."));
+//! assert!(markdown.contains("### `hello`\n\nSay hello.\n\nHints: read-only.\n"));
+//! assert!(markdown.contains("| `name` | string | yes | Whom to greet. |"));
+//!
+//! let json = toolkit.catalog().to_value();
+//! assert_eq!(json["groups"][0]["instructions"], "Greet once.");
+//! assert_eq!(json["groups"][0]["tools"][0]["input_schema"]["required"][0], "name");
+//! assert_eq!(json["reset_tools"]["name"], "reset_tools");
+//! ```
+//!
+//! # Cargo features
+//!
+//! None yet. A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation
+//! on docs.rs is built with every feature and `--cfg docsrs`, which turns on rustdoc's
+//! `doc_cfg`, so each such item shows the feature that enables it.
+//!
 //! # Guides
 //!
 //! - [Install](https://github.com/toolgroup/toolgroup#install): the `Cargo.toml` lines for a
@@ -99,9 +156,9 @@
 //! - [Coming from rmcp](https://github.com/toolgroup/toolgroup/blob/main/docs/coming-from-rmcp.md)
 //!   and [coming from AgentScope](https://github.com/toolgroup/toolgroup/blob/main/docs/coming-from-agentscope.md):
 //!   what you know, under our names, with one tool ported both ways.
-//! - [`example`]: the quickstart's toolkit, as the documentation shows a toolkit.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use toolgroup_core::*;
 
@@ -174,6 +231,55 @@ pub use toolgroup_core::*;
 ///     value.to_string()
 /// }
 /// ```
+///
+/// # Generated documentation
+///
+/// The rustdoc of a toolkit lists each group's tools with their descriptions and arguments,
+/// although a macro cannot read the items its input only names. The macros pass the text
+/// along instead:
+///
+/// - `#[tool] fn search` also defines a hidden `macro_rules!` macro whose `search!()` expands
+///   to the tool's Markdown (description, hints, timeout, output type, a table of arguments
+///   with their Rust type, whether required - not an `Option`, no `#[serde(default)]` - and
+///   description), and imports it as `search` in the macro namespace, beside the function
+///   (value namespace) and its marker struct (type namespace). So any path that names the
+///   tool - `search`, `tools::search`, or a `use` import of it - also names its docs. The
+///   import has the function's visibility; for a `pub` function the macro is
+///   `#[macro_export]`ed under a hidden name unique in the crate, so other crates reach it by
+///   the function's path too.
+/// - `#[tool_group]` writes `#[doc = concat!(.., search!(), ..)]` on its struct or impl block,
+///   and defines the group's own hidden macro, named like the group type. Paths in a
+///   `macro_rules!` body resolve where the macro is called, so that macro cannot call
+///   `search!()` itself: the group walks its tools with callbacks (each tool's macro appends
+///   its text and calls the group's next step), and the last step defines the group's macro
+///   with plain string literals, usable from any module or crate.
+/// - `#[toolkit]` calls the group macro of each field's type, for its own page and for the
+///   variants of its group enum.
+///
+/// Limits:
+///
+/// - `tools = [...]` names `#[tool]` functions, and a toolkit's fields have `#[tool_group]`
+///   types, each by a path or a `use` import (not a type alias); otherwise, besides "is not a
+///   tool" / "is not a tool group", the compiler reports that it cannot find the doc macro.
+///   A hand-written [`Tool`] or [`ToolGroup`] used there needs such a macro at its path too,
+///   with the generated arms: `()` expanding to its Markdown as one string literal; for a
+///   tool, `(@chain $cb:ident { $($acc:tt)* } $($rest:tt)*) => { $cb! { { $($acc)* "...", }
+///   $($rest)* } }` with the same literal; for a group, `(description)` expanding to its
+///   description.
+/// - A `#[tool_group]` impl block must be in the module of its type (the group's macro is
+///   defined where the impl block is).
+/// - A function named like a macro that is in scope almost everywhere - the standard
+///   prelude's (`write`, `format`, `vec`, `matches`, `file`, `line`, `env`, ...) and a few
+///   commonly imported ones (`json`, `info`, `debug`, `warn`, `error`, `trace`, `log`,
+///   `select`, `join`, `bail`, ...) - gets no doc macro, since it would shadow that macro in
+///   its module: its groups list it by its path only. Any other macro you import into the
+///   module of a tool function with the same name clashes with the tool's doc macro; rename
+///   the function and keep the tool's name with `#[tool(name = "...")]`.
+/// - The pages show Rust types; the JSON schemas the model gets are in
+///   [`Toolkit::catalog`] and [`Tool::INFO`].
+/// - Code blocks in descriptions are shown as text on the group and toolkit pages (rustdoc
+///   does not run a tool's examples again for every page that lists it), and their headings
+///   as bold lines.
 pub use toolgroup_macros::tool;
 
 /// Make a tool group: an impl block of `#[tool]` methods, or a struct listing free tools.
@@ -187,7 +293,9 @@ pub use toolgroup_macros::tool;
 /// | `crate = "path"` | where the `toolgroup` crate is |
 ///
 /// It implements [`ToolGroup`] (metadata as constants, the tools' entries) and adds the
-/// group's tools to the type's rustdoc. A group with no tools is a compile error.
+/// group's description, instructions and tools (each with its description and arguments) to
+/// the type's rustdoc (see [`#[tool]`](macro@tool#generated-documentation) for how). A group
+/// with no tools is a compile error.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
@@ -233,6 +341,8 @@ pub use toolgroup_macros::tool_group;
 ///   `tools`, `ALL`, `FromStr` with an error listing the real names);
 /// - `AgentReset`: the typed `reset_tools` value, one `bool` per switchable group;
 /// - an implementation of [`Registry`], used through [`Toolkit`];
+/// - rustdoc listing every group with its description and instructions, and every tool with
+///   its description and arguments (see [`#[tool]`](macro@tool#generated-documentation));
 /// - compile-time checks: tool names unique across all groups and `reset_tools`, group names
 ///   unique, no group named `basic`, field names matching group names.
 ///
@@ -326,7 +436,8 @@ pub use toolgroup_macros::toolkit;
 /// Everything a tool author needs: `use toolgroup::prelude::*;`.
 pub mod prelude {
     pub use toolgroup_core::{
-        CallResult, GroupId, Registry, Session, ToolCall, ToolContext, ToolDefinition, Toolkit,
+        CallContext, CallResult, Content, Extension, GroupId, Registry, Session, ToolCall,
+        ToolContext, ToolDefinition, Toolkit,
     };
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::*;
 use serde_json::json;
 use toolgroup::prelude::*;
-use toolgroup::{Decision, PolicyRequest, ToolGroup};
+use toolgroup::{CallContext, Decision, PolicyRequest, ToolGroup};
 
 /// Panic on purpose.
 #[tool]
@@ -42,7 +42,7 @@ async fn long_nap(
 /// Echo the call id and the session-independent input.
 #[tool]
 fn echo(ctx: &ToolContext<'_>, value: u64) -> String {
-    format!("{}:{value}", ctx.call_id.unwrap_or("-"))
+    format!("{}:{value}", ctx.call_id().unwrap_or("-"))
 }
 
 #[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, nap, long_nap, echo])]
@@ -109,7 +109,7 @@ async fn inactive_group_tool_is_not_run() {
         r.text_joined(),
         "`db_insert` was not run: it belongs to the group `database`, which is not active. Call `reset_tools` with `database` set to true (and every group you want to keep active) first"
     );
-    assert!(kit.database.rows.lock().unwrap().is_empty());
+    assert!(kit.registry().database.rows.lock().unwrap().is_empty());
     assert_eq!(s.active().count(), 0);
 }
 
@@ -175,13 +175,22 @@ async fn a_panic_is_caught_and_the_toolkit_keeps_working() {
     let (kit, mut s) = active_lab();
     let r = kit.call(&mut s, "explode", r#"{"reason": "test"}"#).await;
     assert!(r.is_error);
+    // The panic's message may carry internals: by default the model does not see it.
     assert_eq!(
         r.text_joined(),
-        "`explode` failed: the tool panicked (boom: test); the session is unchanged"
+        "`explode` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged"
     );
     assert!(s.is_active(LabGroup::Risky));
     let r = kit.call(&mut s, "echo", r#"{"value": 3}"#).await;
     assert_eq!(r.text_joined(), "-:3");
+
+    // During development, the toolkit can show it.
+    let kit = lab().with_panic_details(true);
+    let r = kit.call(&mut s, "explode", r#"{"reason": "test"}"#).await;
+    assert_eq!(
+        r.text_joined(),
+        "`explode` failed: the tool panicked (boom: test); the session is unchanged"
+    );
 }
 
 #[tokio::test]
@@ -229,14 +238,24 @@ async fn the_policy_runs_before_every_call_including_reset_tools() {
     assert_eq!(s.active().count(), 0);
     s.activate(LabGroup::Risky);
     let r = kit
-        .call_with_id(&mut s, "echo", Some("blocked"), r#"{"value": 1}"#)
+        .call_with(
+            &mut s,
+            "echo",
+            r#"{"value": 1}"#,
+            &CallContext::new().with_id("blocked"),
+        )
         .await;
     assert_eq!(
         r.text_joined(),
         "`echo` was not run: denied by policy: call blocked"
     );
     let r = kit
-        .call_with_id(&mut s, "echo", Some("fine"), r#"{"value": 1}"#)
+        .call_with(
+            &mut s,
+            "echo",
+            r#"{"value": 1}"#,
+            &CallContext::new().with_id("fine"),
+        )
         .await;
     assert_eq!(r.text_joined(), "fine:1");
 }
@@ -320,8 +339,8 @@ async fn a_thousand_sessions_share_one_toolkit() {
         }
     }
     assert_eq!(counts, [334, 333, 333]);
-    assert_eq!(kit.database.rows.lock().unwrap().len(), 333);
-    assert_eq!(<Database as ToolGroup>::TOOLS.len(), 2);
+    assert_eq!(kit.registry().database.rows.lock().unwrap().len(), 333);
+    assert_eq!(<Database as ToolGroup>::TOOL_INFOS.len(), 2);
 }
 
 mod property {

@@ -1,94 +1,252 @@
-//! The documentation pages agree with the code: `docs/compile-errors.md` quotes the messages
-//! of the compile-fail tests (`tests/ui/fail/*.stderr`) exactly, and documents every one of
-//! them. (The pages' Rust blocks are compiled as doc tests of the `toolgroup` crate.)
+//! The rustdoc the macros generate: a toolkit's docs list every group (description,
+//! instructions) and every tool (description, arguments with type, requirement and
+//! description), also for free-function tools and groups defined in other modules.
+//!
+//! Rendering rustdoc is not needed: the `#[doc]` strings come from the hidden doc macros
+//! (`tools::search!()`, `groups::Web!()`) and the toolkit's hidden `__TOOLGROUP_DOC`, which
+//! hold exactly the text the attributes carry.
 
-use std::collections::BTreeSet;
-use std::path::Path;
+/// Tools, in a module of their own (and one level deeper).
+mod tools {
+    use toolgroup::prelude::*;
 
-/// The `error...` lines of a compiler output or of a page's `text` blocks.
-fn error_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().filter(|l| l.starts_with("error"))
-}
-
-/// A message with every `` `code` `` span blanked: the shape shared by all instances of one
-/// error (`invalid tool name `web.search`` and `invalid tool name `1st``).
-fn shape(message: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in message.split('`').enumerate() {
-        out.push_str(if i % 2 == 1 { "`_`" } else { part });
+    /// Search the web and return the top results.
+    ///
+    /// # Arguments
+    ///
+    /// * `query` - What to search for.
+    /// * `limit` - How many results | at most.
+    #[tool(read_only, open_world)]
+    pub fn search(query: String, limit: Option<u8>) -> Vec<String> {
+        (0..limit.unwrap_or(1))
+            .map(|i| format!("{query} {i}"))
+            .collect()
     }
-    out
-}
 
-/// The lines inside the page's ```` ```text ```` blocks.
-fn text_blocks(page: &str) -> String {
-    let mut out = String::new();
-    let mut inside = false;
-    for line in page.lines() {
-        if inside && line == "```" {
-            inside = false;
-        } else if inside {
-            out.push_str(line);
-            out.push('\n');
-        } else if line == "```text" {
-            inside = true;
+    /// Fetch a web page.
+    ///
+    /// ```
+    /// assert!(false, "a tool's example is not run again from the docs that list it");
+    /// ```
+    #[tool(timeout = "10s")]
+    pub(crate) async fn fetch(
+        /// The page's URL.
+        url: String,
+        /// Follow redirects.
+        #[serde(default, rename = "follow")]
+        follow_redirects: bool,
+    ) -> String {
+        format!("{url} {follow_redirects}")
+    }
+
+    /// Write text to the notebook.
+    ///
+    /// `write` is also a standard macro: the tool has no doc macro (it would shadow `write!`
+    /// in this module), so its groups name it without details.
+    #[tool]
+    pub fn write(
+        /// The text to write.
+        text: String,
+    ) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        write!(out, "wrote {text}").unwrap();
+        out
+    }
+
+    /// Match a pattern (a raw identifier as the function's name).
+    #[tool]
+    pub fn r#match(
+        /// The pattern.
+        r#type: String,
+    ) -> bool {
+        r#type.is_empty()
+    }
+
+    pub mod notes {
+        use toolgroup::prelude::*;
+
+        /// Write a note.
+        #[tool]
+        pub(crate) fn note_write(
+            /// The text of the note.
+            text: String,
+        ) -> usize {
+            text.len()
         }
     }
-    out
 }
 
-fn ui_errors() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui/fail");
-    let mut lines = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "stderr") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            lines.extend(error_lines(&text).map(str::to_owned));
+/// Groups, in another module, naming the tools by every kind of path.
+mod groups {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use toolgroup::prelude::*;
+
+    use crate::tools::fetch;
+
+    /// Searching and reading the web.
+    #[tool_group(
+        name = "web",
+        instructions = "Cite the URL of every result you use.",
+        tools = [crate::tools::search, fetch, super::tools::write, crate::tools::r#match]
+    )]
+    pub struct Web;
+
+    #[tool_group(
+        name = "notes",
+        description = "Taking notes.",
+        tools = [crate::tools::notes::note_write]
+    )]
+    pub(crate) struct Notes;
+
+    /// A counter shared by every session.
+    pub struct Counter(pub AtomicU64);
+
+    #[tool_group(
+        name = "counter",
+        description = "A shared counter.",
+        instructions = "Count only what the user asks for."
+    )]
+    impl Counter {
+        /// Add to the counter and return its new value.
+        #[tool]
+        fn add(
+            &self,
+            /// How much to add.
+            by: u64,
+        ) -> u64 {
+            self.0.fetch_add(by, Ordering::SeqCst) + by
         }
     }
-    assert!(!lines.is_empty(), "no compile-fail outputs in {dir:?}");
-    lines
 }
 
-fn page() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/compile-errors.md");
-    text_blocks(&std::fs::read_to_string(path).unwrap())
+/// The toolkit, in a third module.
+mod kit {
+    use toolgroup::prelude::*;
+
+    #[toolkit]
+    pub struct Agent {
+        #[basic]
+        pub notes: crate::groups::Notes,
+        pub web: crate::groups::Web,
+        pub counter: crate::groups::Counter,
+    }
 }
 
-#[test]
-fn every_quoted_message_is_a_real_one() {
-    let real: BTreeSet<String> = ui_errors().into_iter().collect();
-    let page = page();
-    let quoted: Vec<&str> = error_lines(&page).collect();
-    assert!(quoted.len() > 20, "too few messages found: {quoted:?}");
-    for line in quoted {
-        assert!(
-            real.contains(line),
-            "docs/compile-errors.md quotes a message no compile-fail test produces (reword it \
-             from tests/ui/fail/*.stderr):\n{line}"
-        );
+use kit::{Agent, AgentGroup};
+
+#[track_caller]
+fn assert_contains(doc: &str, expected: &[&str]) {
+    for e in expected {
+        assert!(doc.contains(e), "missing {e:?} in\n{doc}");
     }
 }
 
 #[test]
-fn every_compile_error_is_documented() {
-    let page = page();
-    let documented: BTreeSet<String> = error_lines(&page).map(shape).collect();
-    for line in ui_errors() {
-        assert!(
-            documented.contains(&shape(&line)),
-            "docs/compile-errors.md does not document this compile error (add its message, \
-             cause and fix):\n{line}"
-        );
-    }
-}
-
-#[test]
-fn shapes_blank_code_spans_only() {
-    assert_eq!(
-        shape("invalid tool name `1st`: a tool name (the `_` rule)"),
-        "invalid tool name `_`: a tool name (the `_` rule)"
+fn the_toolkit_docs_list_every_group_and_every_tool_with_its_arguments() {
+    let doc = Agent::__TOOLGROUP_DOC;
+    assert_contains(
+        doc,
+        &[
+            "# Tool groups (generated by `#[toolkit]`)",
+            "| `notes` | `crate::groups::Notes` | always (basic) |",
+            "| `web` | `crate::groups::Web` | when active: `reset_tools` argument `web` |",
+            "## `notes`: always active (basic)",
+            "## `web`: switched by `reset_tools`",
+            "## `counter`: switched by `reset_tools`",
+            // Groups: name, description (also from a doc comment), instructions.
+            "**Group `notes`**\n\nTaking notes.",
+            "**Group `web`**\n\nSearching and reading the web.",
+            "Cite the URL of every result you use.",
+            "**Group `counter`**\n\nA shared counter.",
+            "Count only what the user asks for.",
+            // Tools: description and every argument (name, type, required, description).
+            "**Tool `note_write`**\n\nWrite a note.",
+            "| `text` | `String` | yes | The text of the note. |",
+            "**Tool `search`**\n\nSearch the web and return the top results.",
+            "*Hints: read-only, open world; returns `Vec<String>`.*",
+            "| `query` | `String` | yes | What to search for. |",
+            "| `limit` | `Option<u8>` | no | How many results \\| at most. |",
+            "**Tool `fetch`**\n\nFetch a web page.",
+            "*Timeout: 10 s; returns `String`.*",
+            "| `url` | `String` | yes | The page's URL. |",
+            "| `follow` | `bool` | no | Follow redirects. |",
+            "**Tool `add`**\n\nAdd to the counter and return its new value.",
+            "| `by` | `u64` | yes | How much to add. |",
+            // A tool whose name is a standard macro's: named, without details.
+            "**Tool `super::tools::write`**\n\n(Its description and arguments are in its own documentation.)",
+        ],
     );
-    assert_eq!(shape("no code"), "no code");
+    // In order: basic group, then the switchable groups as declared; tools in source order.
+    let at = |s: &str| doc.find(s).unwrap();
+    assert!(at("**Group `notes`**") < at("**Group `web`**"));
+    assert!(at("**Group `web`**") < at("**Group `counter`**"));
+    assert!(at("**Tool `search`**") < at("**Tool `fetch`**"));
+    assert!(at("**Tool `fetch`**") < at("**Tool `super::tools::write`**"));
+    assert!(at("**Tool `super::tools::write`**") < at("**Tool `match`**"));
+    assert_contains(doc, &["| `type` | `String` | yes | The pattern. |"]);
+    // A tool's example is shown as text, not run again as a doc test of every page.
+    assert_contains(doc, &["```text\nassert!(false"]);
+    assert!(!doc.contains("```\nassert!"), "{doc}");
+    // The `# Arguments` list is shown as the table, not repeated as text.
+    assert!(!doc.contains("# Arguments"), "{doc}");
+}
+
+#[test]
+fn each_group_variant_carries_its_description() {
+    // The same literals the variants' and reset fields' `#[doc]` attributes are made of.
+    assert_eq!(
+        crate::groups::Web!(description),
+        "Searching and reading the web."
+    );
+    assert_eq!(crate::groups::Counter!(description), "A shared counter.");
+    assert_eq!(
+        AgentGroup::Web.description(),
+        crate::groups::Web!(description)
+    );
+}
+
+#[test]
+fn a_group_fragment_is_the_same_wherever_it_is_used() {
+    let web: &str = crate::groups::Web!();
+    assert!(Agent::__TOOLGROUP_DOC.contains(web));
+    assert_contains(
+        web,
+        &[
+            "**Group `web`**",
+            "**Tool `search`**",
+            "| `query` | `String` | yes | What to search for. |",
+        ],
+    );
+    // A tool's fragment, reached through a `use` import of the function.
+    use crate::tools::fetch;
+    let fetch: &str = fetch!();
+    assert!(web.contains(fetch));
+    assert_contains(fetch, &["| `url` | `String` | yes | The page's URL. |"]);
+}
+
+#[test]
+fn tools_keep_working_beside_their_doc_macros() {
+    assert_eq!(tools::search("rust".into(), Some(2)), ["rust 0", "rust 1"]);
+    assert_eq!(tools::write("x".into()), "wrote x");
+    assert_eq!(tools::notes::note_write("abc".into()), 3);
+    let kit = toolgroup::Toolkit::new(Agent {
+        notes: groups::Notes,
+        web: groups::Web,
+        counter: groups::Counter(Default::default()),
+    });
+    let names: Vec<&str> = kit.all_definitions().map(|d| d.name).collect();
+    assert_eq!(
+        names,
+        [
+            "reset_tools",
+            "note_write",
+            "search",
+            "fetch",
+            "write",
+            "match",
+            "add"
+        ]
+    );
 }

@@ -105,20 +105,24 @@ fn definitions_order() {
             "db_count"
         ]
     );
-    let indexed: Vec<_> = kit
-        .definitions_indexed(&s)
-        .map(|(i, d)| (i, d.name))
-        .collect();
+    // Looking a definition up by name, active or not.
     assert_eq!(
-        indexed,
-        [
-            (0, "reset_tools"),
-            (1, "note_write"),
-            (2, "web_search"),
-            (4, "db_insert"),
-            (5, "db_count")
-        ]
+        kit.definition("page_fetch").map(|d| d.group),
+        Some(Some("scraping"))
     );
+    assert_eq!(kit.definition("reset_tools").map(|d| d.group), Some(None));
+    assert!(kit.definition("page_fetsh").is_none());
+    assert_eq!(kit.group_of("db_count").map(|g| g.name), Some("database"));
+    // Every group at once.
+    assert_eq!(
+        kit.definitions(&Session::all()).count(),
+        kit.all_definitions().count()
+    );
+    let mut every = kit.session();
+    every.activate_all();
+    assert_eq!(every, Session::all());
+    every.deactivate_all();
+    assert_eq!(every, kit.session());
 }
 
 #[test]
@@ -435,7 +439,10 @@ async fn stateful_group_tools_use_their_state() {
     assert_eq!(r.structured_content, Some(json!(1)));
     let r = kit.call(&mut s, "db_count", "{}").await;
     assert_eq!(r.structured_content, Some(json!(1)));
-    assert_eq!(kit.database.rows.lock().unwrap().as_slice(), ["a"]);
+    assert_eq!(
+        kit.registry().database.rows.lock().unwrap().as_slice(),
+        ["a"]
+    );
 }
 
 #[test]

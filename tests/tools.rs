@@ -50,8 +50,8 @@ fn forget() {}
 fn whoami(ctx: ToolContext<'_>, greeting: String) -> String {
     format!(
         "{greeting} from {} ({})",
-        ctx.tool,
-        ctx.call_id.unwrap_or("no id")
+        ctx.tool(),
+        ctx.call_id().unwrap_or("no id")
     )
 }
 
@@ -200,16 +200,27 @@ async fn typed_calls() {
     assert_eq!(r.structured_content, None);
 }
 
+#[tool_group(
+    name = "every_tool",
+    description = "Every tool of this file.",
+    tools = [web_search, add, ping, forget, whoami, count_terms, pair]
+)]
+struct EveryTool;
+
+#[toolkit]
+struct Kit {
+    #[basic]
+    every_tool: EveryTool,
+}
+
+/// Calls `T` through a toolkit, as a model would, with the call id `call-1`.
 async fn erased<T: Tool<State = ()>>(args: Arguments<'_>) -> CallResult {
-    let ctx = ToolContext {
-        tool: T::INFO.name,
-        group: "g",
-        call_id: Some("call-1"),
-    };
-    match toolgroup::__private::erased_call::<T>(&(), ctx, args) {
-        Ok(f) => f.await,
-        Err(e) => CallResult::error(e.to_string()),
-    }
+    let kit = Toolkit::new(Kit {
+        every_tool: EveryTool,
+    });
+    let mut session = kit.session();
+    let cx = CallContext::new().with_id("call-1");
+    kit.call_with(&mut session, T::INFO.name, args, &cx).await
 }
 
 #[tokio::test]
@@ -269,7 +280,7 @@ async fn argument_errors_name_the_path_not_the_value() {
     let r = erased::<count_terms>(r#"{"terms": [1]}"#.into()).await;
     assert_eq!(
         r.text_joined(),
-        "invalid argument `terms[0]`: expected a string, got an integer"
+        "`count_terms` was not run: invalid argument `terms[0]`: expected a string, got an integer"
     );
 }
 

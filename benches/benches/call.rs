@@ -43,6 +43,23 @@ fn call(c: &mut Criterion) {
         b.to_async(&rt)
             .iter(|| async { rmcp_default_handler_call(&server, &peer, black_box(ADD_ARGS)).await })
     });
+    let (cheap, cheap_session) = ours_cheap_setup();
+    group.bench_function("cheap_toolgroup", |b| {
+        b.to_async(&rt).iter(|| async {
+            let mut session = cheap_session;
+            cheap
+                .call(
+                    &mut session,
+                    black_box("forecast"),
+                    black_box(FORECAST_ARGS),
+                )
+                .await
+        })
+    });
+    group.bench_function("cheap_baseline", |b| {
+        b.to_async(&rt)
+            .iter(|| async { baseline_cheap_call(black_box("forecast"), black_box(FORECAST_ARGS)) })
+    });
     group.finish();
 }
 

@@ -111,6 +111,36 @@ fn main() {
         pair("call: toolgroup / hand-written", rounds, ours, baseline);
         pair("call: toolgroup / rmcp", rounds, ours, rmcp);
     }
+    if "cheap".starts_with(&filter) || filter.starts_with("cheap") {
+        let (kit, session) = ours_cheap_setup();
+        let ours = |n| {
+            rt.block_on(async {
+                for _ in 0..n {
+                    let mut s = session;
+                    black_box(
+                        kit.call(&mut s, black_box("forecast"), black_box(FORECAST_ARGS))
+                            .await,
+                    );
+                }
+            })
+        };
+        let baseline = |n| {
+            rt.block_on(async {
+                for _ in 0..n {
+                    black_box(baseline_cheap_call(
+                        black_box("forecast"),
+                        black_box(FORECAST_ARGS),
+                    ));
+                }
+            })
+        };
+        pair(
+            "cheap call: toolgroup / hand-written",
+            rounds,
+            ours,
+            baseline,
+        );
+    }
     if "list".starts_with(&filter) || filter.starts_with("list") {
         let (kit, session) = ours_big_setup();
         let rendered = ours_rendered(&kit);

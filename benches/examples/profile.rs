@@ -5,7 +5,7 @@
 //! valgrind --tool=callgrind target/release/examples/profile call-toolgroup 100000
 //! ```
 //!
-//! Cases: call-toolgroup, call-baseline, call-rmcp, list-toolgroup, list-serialised, list-rmcp,
+//! Cases: cheap-toolgroup, cheap-baseline, call-toolgroup, call-baseline, call-rmcp, list-toolgroup, list-serialised, list-rmcp,
 //! reset-toolgroup, reset-floor, none (setup only, to subtract).
 
 use std::hint::black_box;
@@ -21,6 +21,7 @@ fn main() {
         .expect("runtime");
     let (calc, calc_session) = ours_call_setup();
     let (big, big_session) = ours_big_setup();
+    let (cheap, cheap_session) = ours_cheap_setup();
     let rendered = ours_rendered(&big);
     let router = RmcpCalc::tool_router();
     let big_router = rmcp_big_router();
@@ -38,6 +39,20 @@ fn main() {
                         calc.call(&mut s, black_box("add"), black_box(ADD_ARGS))
                             .await,
                     );
+                }
+                "cheap-toolgroup" => {
+                    let mut s = cheap_session;
+                    black_box(
+                        cheap
+                            .call(&mut s, black_box("forecast"), black_box(FORECAST_ARGS))
+                            .await,
+                    );
+                }
+                "cheap-baseline" => {
+                    black_box(baseline_cheap_call(
+                        black_box("forecast"),
+                        black_box(FORECAST_ARGS),
+                    ));
                 }
                 "call-baseline" => {
                     black_box(baseline_call(black_box(ADD_ARGS)));

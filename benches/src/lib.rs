@@ -102,6 +102,92 @@ pub fn baseline_call(arguments: &str) -> CallResult {
 }
 
 /// The rmcp side: a server with the same tool, routed by `#[tool_router]`.
+// --- The cheap-tool case: a short `String` result, three scalar arguments, 20 tools ---
+
+/// The body of the cheap tool: a short text, no serialisation.
+fn forecast_body(city: String, days: u8, metric: bool) -> String {
+    let mut text = city;
+    text.push_str(match (metric, days > 3) {
+        (true, true) => ": 21 C, then rain",
+        (true, false) => ": 21 C",
+        (false, true) => ": 70 F, then rain",
+        (false, false) => ": 70 F",
+    });
+    text
+}
+
+/// Forecast the weather (cheap: returns a short string).
+#[tool]
+pub fn forecast(
+    /// The city.
+    city: String,
+    /// How many days.
+    days: u8,
+    /// Metric units.
+    metric: bool,
+) -> String {
+    forecast_body(city, days, metric)
+}
+
+/// Nineteen more tools, so the name lookup is over 20 names like the hand-written `match`.
+macro_rules! fillers {
+    ($($name:ident),*) => {
+        $(
+            /// A filler tool.
+            #[tool]
+            pub fn $name(
+                /// A value.
+                x: u8,
+            ) -> String {
+                x.to_string()
+            }
+        )*
+        #[tool_group(name = "weather", description = "Weather.", tools = [$($name,)* forecast])]
+        pub struct Weather;
+
+        /// The hand-written side of the cheap case: parse the same struct, a `match` over the
+        /// same 20 names, the call, and the same `CallResult`.
+        pub fn baseline_cheap_call(name: &str, arguments: &str) -> CallResult {
+            match name {
+                $(stringify!($name) => CallResult::text(stringify!($name)),)*
+                "forecast" => match serde_json::from_str::<HandForecastArgs>(arguments) {
+                    Ok(HandForecastArgs { city, days, metric }) => {
+                        CallResult::text(forecast_body(city, days, metric))
+                    }
+                    Err(e) => CallResult::error(e.to_string()),
+                },
+                _ => CallResult::error("unknown tool"),
+            }
+        }
+    };
+}
+fillers!(
+    f01, f02, f03, f04, f05, f06, f07, f08, f09, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19
+);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandForecastArgs {
+    pub city: String,
+    pub days: u8,
+    pub metric: bool,
+}
+
+#[toolkit]
+pub struct Forecaster {
+    pub weather: Weather,
+}
+
+/// The cheap case's arguments, as raw JSON text.
+pub const FORECAST_ARGS: &str = r#"{"city":"Paris","days":3,"metric":true}"#;
+
+pub fn ours_cheap_setup() -> (Toolkit<Forecaster>, Session<Forecaster>) {
+    let kit = Toolkit::new(Forecaster { weather: Weather });
+    let mut session = kit.session();
+    session.activate(ForecasterGroup::Weather);
+    (kit, session)
+}
+
 #[derive(Clone)]
 pub struct RmcpCalc;
 

@@ -50,6 +50,27 @@ fn call_sides_agree() {
 }
 
 #[test]
+fn cheap_call_sides_agree() {
+    let rt = runtime();
+    let (kit, mut session) = ours_cheap_setup();
+    let ours = rt.block_on(kit.call(&mut session, "forecast", FORECAST_ARGS));
+    assert!(!ours.is_error, "{}", ours.text_joined());
+    assert_eq!(ours.text_joined(), "Paris: 21 C");
+    assert_eq!(ours, baseline_cheap_call("forecast", FORECAST_ARGS));
+    assert!(
+        baseline_cheap_call("forecast", r#"{"city":"x","days":1,"metric":true,"y":1}"#).is_error
+    );
+    assert!(
+        rt.block_on(kit.call(
+            &mut session,
+            "forecast",
+            r#"{"city":"x","days":1,"metric":true,"y":1}"#
+        ))
+        .is_error
+    );
+}
+
+#[test]
 fn call_sides_refuse_unknown_fields() {
     let rt = runtime();
     let bad = r#"{"a": 1, "b": 2, "label": "x", "c": 3}"#;

@@ -4,9 +4,12 @@
 //!
 //! This file is the one definition of that toolkit. The `quickstart`, `agent_loop` and
 //! `catalog` examples include it, the integration tests build their toolkit from its groups,
-//! and the documentation shows it as `toolgroup::example`: open [`Agent`] for the catalog of
-//! its groups, each group type ([`Notes`], [`WebSearch`], [`Scraping`]) for its description,
-//! instructions and tools, and [`AgentGroup`] / [`AgentReset`] for the generated typed API.
+//! and the documentation shows it as `toolgroup::example`, what `cargo doc` shows for a
+//! toolkit: open [`Agent`] for every group with its description, instructions and tools (each
+//! with its description and arguments), each group type ([`WebSearch`], [`Scraping`],
+//! [`Notes`]) for its own description, instructions and tools, a tool's marker struct
+//! ([`web_search`](struct@web_search)) for that tool, and [`AgentGroup`] / [`AgentReset`] for
+//! the generated typed API (each variant and field carries its group's description).
 
 use toolgroup::prelude::*;
 

@@ -121,6 +121,14 @@ impl fmt::Display for ArgumentError {
 impl std::error::Error for ArgumentError {}
 
 impl<'a> Arguments<'a> {
+    /// An owned copy.
+    pub fn to_buf(self) -> ArgumentsBuf {
+        match self {
+            Arguments::Text(s) => ArgumentsBuf::Text(s.to_owned()),
+            Arguments::Value(v) => ArgumentsBuf::Value(v.clone()),
+        }
+    }
+
     /// Parse into `T`, reporting problems without echoing values.
     pub fn parse<T: DeserializeOwned>(self) -> Result<T, ArgumentError> {
         match self {
@@ -203,7 +211,7 @@ fn malformed(e: &serde_json::Error) -> ArgumentError {
 fn invalid(path: String, e: &serde_json::Error) -> ArgumentError {
     let path = if path == "." { String::new() } else { path };
     ArgumentError::Invalid {
-        path: truncate(&path, 120),
+        path: crate::echo::echo(&path, 120),
         problem: describe_data_error(&strip_position(&e.to_string())),
     }
 }
@@ -246,7 +254,7 @@ fn describe_data_error(msg: &str) -> String {
         let (field, exp) = split_expected(rest);
         return format!(
             "unknown field {}, expected {}",
-            truncate(field, 80),
+            crate::echo::echo(field, 80),
             exp.trim_start_matches("one of ")
         );
     }
@@ -254,7 +262,7 @@ fn describe_data_error(msg: &str) -> String {
         return msg.to_owned();
     }
     // A custom message from a type's own `Deserialize` impl: its author chose the text.
-    truncate(msg, 300)
+    crate::echo::echo(msg, 300)
 }
 
 fn split_expected(rest: &str) -> (&str, &str) {

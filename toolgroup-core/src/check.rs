@@ -59,10 +59,20 @@ pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// The name of the generated meta tool; no tool may use it.
+///
+/// The runtime's one definition. `toolgroup-macros` checks names while expanding (to point at
+/// the user's token) with its own copy, since a proc-macro crate cannot depend on the runtime;
+/// its messages are worded like the ones here, and `tests/ui` covers both.
 pub(crate) const RESET_TOOLS: &str = "reset_tools";
 
 /// The name of the always-active group; no group may use it.
 pub(crate) const BASIC: &str = "basic";
+
+/// Why no tool may be named [`RESET_TOOLS`] (the same words as the macros').
+const RESERVED_TOOL: &str = "`reset_tools` is the name of the generated meta tool; choose another name with `#[tool(name = \"...\")]`";
+
+/// Why no group may be named [`BASIC`] (the same words as the macros').
+const RESERVED_GROUP: &str = "a group may not be named `basic`: that name is reserved for the always-active tools; mark the group's toolkit field `#[basic]` instead";
 
 /// Checks the last group of `groups` against the ones before it: `fields[i]` is the toolkit
 /// field holding `groups[i]`. The toolkit macro emits one such check per field, spanned on
@@ -86,9 +96,7 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
             .fail();
     }
     if str_eq(group.name, BASIC) {
-        Msg::new()
-            .push("a group may not be named `basic`: that name is reserved for the always-active tools; mark the field `#[basic]` instead")
-            .fail();
+        Msg::new().push(RESERVED_GROUP).fail();
     }
     let mut h = 0;
     while h < g {
@@ -112,7 +120,8 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
             Msg::new()
                 .push("group `")
                 .push(group.name)
-                .push("` has a tool named `reset_tools`, the name of the generated meta tool: rename the tool")
+                .push("`: ")
+                .push(RESERVED_TOOL)
                 .fail();
         }
         // Every earlier tool, in earlier groups and earlier in this group.
@@ -142,6 +151,7 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
 }
 
 /// Checks one group's tools for duplicate names (groups listing free functions by path).
+/// Reserved names are checked once, by [`check_toolkit`].
 pub const fn check_group(group: &str, tools: &[&crate::tool::ToolInfo]) {
     let mut t = 0;
     while t < tools.len() {
@@ -157,13 +167,6 @@ pub const fn check_group(group: &str, tools: &[&crate::tool::ToolInfo]) {
                     .fail();
             }
             u += 1;
-        }
-        if str_eq(tools[t].name, RESET_TOOLS) {
-            Msg::new()
-                .push("group `")
-                .push(group)
-                .push("` has a tool named `reset_tools`, the name of the generated meta tool: rename the tool")
-                .fail();
         }
         t += 1;
     }

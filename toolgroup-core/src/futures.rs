@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::tool::BoxFuture;
+use crate::policy::BoxFuture;
 
 /// Polls a pinned future, turning a panic during a poll into `Err(message)`.
 pub(crate) struct CatchUnwind<'a, F> {
@@ -32,6 +32,12 @@ impl<F: Future> Future for CatchUnwind<'_, F> {
             Err(payload) => Poll::Ready(Err(panic_message(payload.as_ref()))),
         }
     }
+}
+
+/// Runs `f`, turning a panic into `Err(message)`.
+pub(crate) fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    // Nothing `f` touched is used after a panic: the caller only reports it.
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(payload.as_ref()))
 }
 
 pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {

@@ -3,8 +3,9 @@
 use std::future::Future;
 
 use crate::args::{ArgumentError, Arguments};
+use crate::context::ToolContext;
 use crate::result::CallResult;
-use crate::tool::{ToolContext, ToolEntry, ToolInfo};
+use crate::tool::ToolInfo;
 
 /// A tool group: what `#[tool_group]` implements for an impl block or a unit struct.
 #[diagnostic::on_unimplemented(
@@ -19,18 +20,17 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     const DESCRIPTION: &'static str;
     /// Instructions returned to the model when the group becomes active.
     const INSTRUCTIONS: Option<&'static str>;
-    /// The group's tools, in source order.
-    const TOOLS: &'static [ToolEntry<Self>];
-    /// The same tools' static facts (usable in `const` checks).
+    /// The group's tools' static facts, in source order (usable in `const` checks).
     const TOOL_INFOS: &'static [&'static ToolInfo];
 
-    /// Parse the arguments of tool number `tool` (an index into [`TOOLS`](Self::TOOLS)) and
+    /// Parse the arguments of tool number `tool` (an index into [`TOOL_INFOS`](Self::TOOL_INFOS)) and
     /// run it. The toolkit's dispatch path: one concrete future (a `match` over the group's
     /// tools), so a call allocates nothing beyond its arguments and result.
     ///
     /// # Panics
     ///
     /// If `tool` is out of range.
+    #[doc(hidden)]
     fn call_tool<'a>(
         &'a self,
         tool: usize,
@@ -55,8 +55,8 @@ pub struct GroupInfo {
 }
 
 impl GroupInfo {
-    /// The facts of group `G`.
-    pub const fn of<G: ToolGroup>(basic: bool) -> Self {
+    /// The facts of group `G` (what generated code calls).
+    pub(crate) const fn of<G: ToolGroup>(basic: bool) -> Self {
         GroupInfo {
             name: G::NAME,
             description: G::DESCRIPTION,

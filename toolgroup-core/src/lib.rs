@@ -4,10 +4,16 @@
 //! Users depend on the `toolgroup` crate, which re-exports this one together with the macros.
 
 #![warn(missing_docs, unreachable_pub)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 mod args;
+pub mod catalog;
 mod check;
+mod context;
+mod echo;
 mod futures;
 mod group;
+pub mod middleware;
+mod output;
 mod policy;
 pub mod provider;
 mod registry;
@@ -20,30 +26,38 @@ mod tool;
 mod toolkit;
 
 pub use args::{ArgumentError, Arguments, ArgumentsBuf};
+pub use catalog::Catalog;
+pub use context::{
+    CallContext, CancellationToken, Extension, Extensions, Progress, ProgressEvent, ProgressFn,
+    ToolContext,
+};
 pub use group::{GroupInfo, ToolGroup};
-pub use policy::{Decision, Policy, PolicyRequest};
-pub use registry::{GroupBits, GroupId, Registry, UnknownGroup};
+pub use output::IntoCallResult;
+pub use policy::{Approver, BoxFuture, Decision, Policy, PolicyRequest, RequireApproval};
+pub use registry::{GroupId, Registry, UnknownGroup};
 pub use reset::{RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
 pub use result::{CallResult, Content};
 pub use session::{RestoreError, Session};
-pub use suggest::did_you_mean;
-pub use tool::{
-    BoxFuture, ErasedCall, Tool, ToolAnnotations, ToolContext, ToolEntry, ToolInfo, ToolSchemas,
-};
+pub use tool::{Tool, ToolAnnotations, ToolInfo, ToolSchemas};
 pub use toolkit::{ToolCall, ToolDefinition, Toolkit};
 
 /// Items used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::{check_group, check_toolkit};
+    pub use crate::output::{
+        OutputProbe, ViaIntoCallResult, ViaJsonSchema, ViaNoSchema, ViaSerialize,
+    };
+    pub use crate::registry::GroupBits;
     pub use crate::result::CallResult;
-    pub use crate::schema::{OutputSchemaProbe, ViaJsonSchema, ViaNoSchema, schema_for};
-    pub use crate::tool::{SchemaCell, build_schemas, erased_call, erased_call_stateless};
+    pub use crate::schema::schema_for;
+    pub use crate::tool::{SchemaCell, build_schemas};
     pub use schemars;
     pub use serde;
     pub use serde_json;
     pub use std::{
         boxed::Box,
+        clone::Clone,
         fmt::Display,
         future::Future,
         marker::Send,
@@ -54,19 +68,28 @@ pub mod __private {
         vec::Vec,
     };
 
-    /// Text result of a string-like tool output.
-    pub fn text_output(s: impl ::std::convert::Into<String>) -> CallResult {
-        CallResult::text(s)
+    use crate::context::{Extension, ToolContext};
+    use crate::group::{GroupInfo, ToolGroup};
+    use crate::registry::{GroupId, UnknownGroup};
+
+    /// The facts of group `G`, in a toolkit (`basic`: always on).
+    pub const fn group_info<G: ToolGroup>(basic: bool) -> GroupInfo {
+        GroupInfo::of::<G>(basic)
     }
 
-    /// Result of a tool returning `()`.
-    pub fn unit_output(_: ()) -> CallResult {
-        CallResult::empty()
+    /// The generated `FromStr` of a toolkit's group enum.
+    pub fn parse_group<G: GroupId>(s: &str) -> Result<G, UnknownGroup> {
+        UnknownGroup::parse::<G>(s)
     }
 
-    /// Structured result of a `Serialize` output.
-    pub fn json_output<T: serde::Serialize + ?Sized>(value: &T) -> CallResult {
-        CallResult::structured(value)
+    /// An `Extension<T>` parameter's value, or the error result naming `T`.
+    pub fn extension<T: Clone + Send + Sync + 'static>(
+        ctx: &ToolContext<'_>,
+    ) -> Result<Extension<T>, CallResult> {
+        match ctx.extension::<T>() {
+            Some(value) => Ok(Extension(value.clone())),
+            None => Err(crate::context::missing_extension::<T>(ctx.tool())),
+        }
     }
 
     /// Error result of a tool's `Err(e)`.

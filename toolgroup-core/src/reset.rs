@@ -1,6 +1,6 @@
 //! The `reset_tools` meta tool: schema, validation and the answer to the model.
 //!
-//! Semantics (DESIGN.md 6): the arguments are the *final* state of every group. The call is
+//! Semantics: the arguments are the *final* state of every group. The call is
 //! validated completely before anything changes; every problem is reported at once; a refused
 //! call changes nothing; an omitted group counts as `false`.
 
@@ -9,7 +9,7 @@ use std::fmt::{self, Write as _};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value, json};
 
-use crate::args::{Arguments, json_kind, truncate};
+use crate::args::{Arguments, json_kind};
 use crate::group::GroupInfo;
 use crate::registry::{GroupBits, bit, set_bit};
 use crate::result::{CallResult, Content};
@@ -249,7 +249,7 @@ pub(crate) fn refusal(
                 )
             }
             Problem::Unknown(name) => {
-                let shown = truncate(name, 64);
+                let shown = crate::echo::echo(name, 64);
                 let suggestion = did_you_mean(name, names.iter().copied());
                 items.push(
                     json!({"problem": "unknown_group", "name": shown, "did_you_mean": suggestion}),

@@ -1,7 +1,5 @@
 //! Canonical schemas from schemars, built once per tool.
 
-use std::marker::PhantomData;
-
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
@@ -19,45 +17,4 @@ pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
         map.remove("title");
     }
     value
-}
-
-/// Chooses, at compile time, whether a tool's output type has a schema (autoref
-/// specialisation: the `&&Probe` receiver prefers [`ViaJsonSchema`] when `T: JsonSchema`).
-pub struct OutputSchemaProbe<T: ?Sized>(PhantomData<T>);
-
-impl<T: ?Sized> OutputSchemaProbe<T> {
-    /// A probe for `T`.
-    pub const fn new() -> Self {
-        OutputSchemaProbe(PhantomData)
-    }
-}
-
-impl<T: ?Sized> Default for OutputSchemaProbe<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Picked when the output type is `JsonSchema`.
-pub trait ViaJsonSchema {
-    /// The output schema.
-    fn output_schema(&self) -> Option<Value>;
-}
-
-impl<T: JsonSchema + ?Sized> ViaJsonSchema for &OutputSchemaProbe<T> {
-    fn output_schema(&self) -> Option<Value> {
-        Some(schema_for::<T>())
-    }
-}
-
-/// Picked when the output type is not `JsonSchema`: no output schema.
-pub trait ViaNoSchema {
-    /// No output schema.
-    fn output_schema(&self) -> Option<Value>;
-}
-
-impl<T: ?Sized> ViaNoSchema for OutputSchemaProbe<T> {
-    fn output_schema(&self) -> Option<Value> {
-        None
-    }
 }

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-use crate::args::truncate;
+use crate::echo::echo;
 use crate::registry::{GroupId, Registry, bit, set_bit};
 use crate::suggest::{did_you_mean, list_names};
 
@@ -56,6 +56,25 @@ impl<R: Registry> Session<R> {
     /// Switch `group` off.
     pub fn deactivate(&mut self, group: R::Group) {
         self.set_active(group, false);
+    }
+
+    /// Switch every group on.
+    pub fn activate_all(&mut self) {
+        for &group in R::Group::ALL {
+            self.activate(group);
+        }
+    }
+
+    /// Switch every group off.
+    pub fn deactivate_all(&mut self) {
+        self.bits = R::EMPTY;
+    }
+
+    /// A session with every switchable group active.
+    pub fn all() -> Self {
+        let mut session = Self::new();
+        session.activate_all();
+        session
     }
 
     /// Replace the active set with `reset` (the typed `reset_tools` value).
@@ -190,6 +209,7 @@ impl<'de, R: Registry> Deserialize<'de> for Session<R> {
 
 /// Restoring a session named groups this toolkit does not have.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RestoreError {
     /// The names that are not switchable groups of the toolkit.
     pub unknown: Vec<String>,
@@ -204,7 +224,7 @@ impl fmt::Display for RestoreError {
             if i > 0 {
                 write!(f, "; ")?;
             }
-            write!(f, "unknown group `{}`", truncate(name, 80))?;
+            write!(f, "unknown group `{}`", echo(name, 80))?;
             if let Some(s) = did_you_mean(name, self.known.iter().copied()) {
                 write!(f, " (did you mean `{s}`?)")?;
             }

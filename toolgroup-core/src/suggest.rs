@@ -2,7 +2,7 @@
 
 /// The candidate closest to `input` (optimal string alignment distance, so a transposition
 /// counts once), if it is close enough to be a plausible typo.
-pub fn did_you_mean<'a>(
+pub(crate) fn did_you_mean<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {

@@ -1,8 +1,6 @@
-//! The tool abstraction: static metadata, a typed call, and a type-erased entry that takes
-//! JSON arguments so tools of different types can live in one registry.
+//! The tool abstraction: static metadata and a typed call.
 
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -10,12 +8,9 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::args::{ArgumentError, Arguments};
+use crate::context::ToolContext;
 use crate::result::CallResult;
 use crate::schema;
-
-/// A boxed, `Send` future, the type-erased form of a tool call.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// MCP tool annotations: hints a client may show or use; never a security guarantee.
 ///
@@ -86,31 +81,6 @@ impl ToolInfo {
     }
 }
 
-/// Per-call facts injected into a tool that asks for them.
-///
-/// A `#[tool]` parameter whose type is `ToolContext` (by value or by reference) is filled in
-/// by the runtime and does not appear in the tool's schema.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolContext<'a> {
-    /// The tool being called.
-    pub tool: &'static str,
-    /// The group the tool belongs to (the basic group's tools report their own group's name).
-    pub group: &'static str,
-    /// The provider's id for this call, when the caller gave one.
-    pub call_id: Option<&'a str>,
-}
-
-impl<'a> ToolContext<'a> {
-    /// A context for calling `T` directly, outside a toolkit (tests, typed calls).
-    pub fn detached<T: Tool>() -> Self {
-        ToolContext {
-            tool: T::INFO.name,
-            group: "",
-            call_id: None,
-        }
-    }
-}
-
 /// A tool: what `#[tool]` generates for a function.
 ///
 /// The implementing type is a marker named after the function (free functions) or a hidden
@@ -134,55 +104,6 @@ pub trait Tool: Send + Sync + 'static {
         ctx: ToolContext<'a>,
         args: Self::Args,
     ) -> impl Future<Output = CallResult> + Send + 'a;
-}
-
-/// The call of a type-erased tool entry: parse the arguments, then start the call.
-pub type ErasedCall<S> = for<'a> fn(
-    &'a S,
-    ToolContext<'a>,
-    Arguments<'a>,
-) -> Result<BoxFuture<'a, CallResult>, ArgumentError>;
-
-/// A tool with its type erased: metadata plus a call taking JSON arguments, against state `S`.
-pub struct ToolEntry<S: 'static> {
-    /// Static facts.
-    pub info: &'static ToolInfo,
-    /// Parses the arguments and starts the call.
-    pub call: ErasedCall<S>,
-}
-
-impl<S> Clone for ToolEntry<S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S> Copy for ToolEntry<S> {}
-
-impl<S> std::fmt::Debug for ToolEntry<S> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolEntry")
-            .field("info", self.info)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Parse arguments for `T` and start its call against `state`.
-pub fn erased_call<'a, T: Tool>(
-    state: &'a T::State,
-    ctx: ToolContext<'a>,
-    args: Arguments<'a>,
-) -> Result<BoxFuture<'a, CallResult>, ArgumentError> {
-    let args: T::Args = args.parse()?;
-    Ok(Box::pin(T::call(state, ctx, args)))
-}
-
-/// Like [`erased_call`], for a stateless tool listed in a group with state `G`.
-pub fn erased_call_stateless<'a, G, T: Tool<State = ()>>(
-    _group: &'a G,
-    ctx: ToolContext<'a>,
-    args: Arguments<'a>,
-) -> Result<BoxFuture<'a, CallResult>, ArgumentError> {
-    erased_call::<T>(&(), ctx, args)
 }
 
 /// Build a tool's schemas; generated code calls this once and caches the result.

@@ -10,9 +10,11 @@ use syn::{LitBool, LitStr, Path, Token};
 
 use crate::ctxt::Errors;
 
-/// A value set by an attribute key (the wrapper marks "given by the user").
+/// A value set by an attribute key, with the key's span (for errors found after parsing,
+/// such as two keys that contradict each other).
 pub(crate) struct Spanned<T> {
     pub(crate) value: T,
+    pub(crate) key: Span,
 }
 
 fn set<T>(
@@ -30,7 +32,7 @@ fn set<T>(
         let key = path_name(&meta.path);
         errors.at(span, format!("duplicate `{key}`: give each argument once"));
     } else {
-        *slot = Some(Spanned { value });
+        *slot = Some(Spanned { value, key: span });
     }
 }
 

@@ -4,7 +4,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{Attribute, ImplItem, Item, ItemImpl, ItemStruct, Path, Type};
+use syn::{Attribute, Ident, ImplItem, Item, ItemImpl, ItemStruct, Path, Type, Visibility};
 
 use crate::attr::{self, GroupArgs};
 use crate::ctxt::{Errors, with_errors};
@@ -12,12 +12,12 @@ use crate::docs;
 use crate::names;
 use crate::tool::{self, Owner, ToolModel};
 
-pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn expand(attr: TokenStream, item: TokenStream, site: u64) -> TokenStream {
     let mut errors = Errors::default();
     let args = attr::parse_group_args(attr, &mut errors);
     match syn::parse2::<Item>(item.clone()) {
-        Ok(Item::Impl(imp)) => expand_impl(args, imp, errors),
-        Ok(Item::Struct(s)) => expand_struct(args, s, errors),
+        Ok(Item::Impl(imp)) => expand_impl(args, imp, errors, site),
+        Ok(Item::Struct(s)) => expand_struct(args, s, errors, site),
         _ => with_errors(
             item,
             syn::Error::new(
@@ -89,7 +89,7 @@ fn group_meta(
     }
 }
 
-fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenStream {
+fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors, site: u64) -> TokenStream {
     if let Some((_, path, _)) = &imp.trait_ {
         errors.spanned(path, "`#[tool_group]` goes on an inherent impl block (`impl MyGroup { ... }`), not a trait impl");
     }
@@ -170,8 +170,10 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
     }
 
     let krate = attr::krate(&args.krate);
-    let doc = group_doc(&meta, &models, &free);
-    imp.attrs.push(syn::parse_quote!(#[doc = #doc]));
+    // The type's visibility is not known here: its doc macro is public (`#[macro_export]`).
+    let vis: Visibility = syn::parse_quote!(pub);
+    let (doc, doc_macro) = group_docs(&meta, &models, &free, &vis, &group_ident, site);
+    imp.attrs.push(doc);
     let generated: Vec<TokenStream> = models
         .iter()
         .map(|m| tool::generate(m, Owner::Method(&self_ty, &group_ident)))
@@ -181,10 +183,16 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors) -> TokenS
         #imp
         #(#generated)*
         #group_impl
+        #doc_macro
     }
 }
 
-fn expand_struct(args: GroupArgs, mut item: ItemStruct, mut errors: Errors) -> TokenStream {
+fn expand_struct(
+    args: GroupArgs,
+    mut item: ItemStruct,
+    mut errors: Errors,
+    site: u64,
+) -> TokenStream {
     if !item.generics.params.is_empty() {
         errors.spanned(&item.generics, "a `#[tool_group]` type cannot be generic: the toolkit needs one concrete type per group");
     }
@@ -204,14 +212,15 @@ fn expand_struct(args: GroupArgs, mut item: ItemStruct, mut errors: Errors) -> T
         return with_errors(item, e);
     }
     let krate = attr::krate(&args.krate);
-    let doc = group_doc(&meta, &[], &free);
-    item.attrs.push(syn::parse_quote!(#[doc = #doc]));
+    let (doc, doc_macro) = group_docs(&meta, &[], &free, &item.vis, &item.ident, site);
+    item.attrs.push(doc);
     let ident = &item.ident;
     let self_ty: Type = syn::parse_quote!(#ident);
     let group_impl = group_impl(&krate, &self_ty, &meta, &[], &free);
     quote! {
         #item
         #group_impl
+        #doc_macro
     }
 }
 
@@ -241,52 +250,47 @@ fn group_impl(
         Some(i) => quote!(#p::Some(#i)),
         None => quote!(#p::None),
     };
-    let mut entries = Vec::new();
     let mut infos = Vec::new();
     let mut arms = Vec::new();
-    for (index, m) in models.iter().enumerate() {
-        let marker = &m.marker;
+    let tools = models
+        .iter()
+        .map(|m| {
+            let marker = &m.marker;
+            (quote!(<#marker as #krate::Tool>), quote!(self))
+        })
+        .chain(free.iter().map(|path| {
+            // Spanned on the user's path, so "`f` is not a tool" lands there. Only the type
+            // is: the locals below keep this macro's hygiene (a path written inside a
+            // `macro_rules!` would otherwise not see them).
+            (
+                quote_spanned!(path.span()=> <#path as #krate::Tool>),
+                quote!(&()),
+            )
+        }));
+    for (index, (tool, state)) in tools.enumerate() {
         arms.push(quote! {
             #index => {
-                let args = args.parse::<<#marker as #krate::Tool>::Args>()?;
-                #p::Ok(<#marker as #krate::Tool>::call(self, ctx, args).await)
+                let __toolgroup_args = __toolgroup_args.parse::<#tool::Args>()?;
+                #p::Ok(#tool::call(#state, __toolgroup_ctx, __toolgroup_args).await)
             }
         });
-        entries.push(quote! {
-            #krate::ToolEntry { info: &<#marker as #krate::Tool>::INFO, call: #p::erased_call::<#marker> }
-        });
-        infos.push(quote!(&<#marker as #krate::Tool>::INFO));
-    }
-    for (offset, path) in free.iter().enumerate() {
-        let index = models.len() + offset;
-        let span = path.span();
-        arms.push(quote_spanned! {span=>
-            #index => {
-                let args = args.parse::<<#path as #krate::Tool>::Args>()?;
-                #p::Ok(<#path as #krate::Tool>::call(&(), ctx, args).await)
-            }
-        });
-        entries.push(quote_spanned! {span=>
-            #krate::ToolEntry { info: &<#path as #krate::Tool>::INFO, call: #p::erased_call_stateless::<Self, #path> }
-        });
-        infos.push(quote_spanned!(span=> &<#path as #krate::Tool>::INFO));
+        infos.push(quote!(&#tool::INFO));
     }
     quote! {
         impl #krate::ToolGroup for #self_ty {
             const NAME: &'static str = #name;
             const DESCRIPTION: &'static str = #description;
             const INSTRUCTIONS: #p::Option<&'static str> = #instructions;
-            const TOOLS: &'static [#krate::ToolEntry<Self>] = &[#(#entries),*];
             const TOOL_INFOS: &'static [&'static #krate::ToolInfo] = &[#(#infos),*];
 
             fn call_tool<'__toolgroup>(
                 &'__toolgroup self,
-                tool: usize,
-                ctx: #krate::ToolContext<'__toolgroup>,
-                args: #krate::Arguments<'__toolgroup>,
+                __toolgroup_tool: usize,
+                __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
+                __toolgroup_args: #krate::Arguments<'__toolgroup>,
             ) -> impl #p::Future<Output = #p::Result<#krate::CallResult, #krate::ArgumentError>> + #p::Send + '__toolgroup {
                 async move {
-                    match tool {
+                    match __toolgroup_tool {
                         #(#arms)*
                         _ => ::core::panic!("toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool`)"),
                     }
@@ -297,36 +301,48 @@ fn group_impl(
     }
 }
 
-/// The rustdoc added to a group: its name, description, instructions and tools.
-fn group_doc(meta: &Meta, models: &[ToolModel], free: &[Path]) -> String {
-    let mut doc = format!(
-        "\n\n**Tool group `{}`** (generated by `#[tool_group]`): {}\n",
-        meta.name,
-        one_line(&meta.description)
-    );
-    if let Some(i) = &meta.instructions {
-        doc.push_str(&format!(
-            "\n*Instructions given to the model when the group becomes active:* {}\n",
-            one_line(i)
-        ));
-    }
-    doc.push_str("\n| Tool | Description |\n|---|---|\n");
-    for m in models {
-        doc.push_str(&format!(
-            "| `{}` | {} |\n",
-            m.name,
-            one_line(&m.description).replace('|', "\\|")
-        ));
-    }
+/// The rustdoc added to a group (its name, description, instructions, and each tool with its
+/// description and arguments), and the group's doc macro for the toolkit's docs.
+fn group_docs(
+    meta: &Meta,
+    models: &[ToolModel],
+    free: &[Path],
+    vis: &Visibility,
+    ident: &Ident,
+    site: u64,
+) -> (Attribute, TokenStream) {
+    let mut tools: Vec<docs::Piece> = models
+        .iter()
+        .map(|m| docs::Piece::Text(m.doc_fragment()))
+        .collect();
     for path in free {
-        let path = path.to_token_stream().to_string().replace(' ', "");
-        doc.push_str(&format!(
-            "| `{path}` | (a free `#[tool]` function; see its docs) |\n"
-        ));
+        tools.push(match docs::doc_macro_call(path, TokenStream::new()) {
+            Some(_) => docs::Piece::Tool(path.clone()),
+            None => docs::Piece::Text(docs::unlinked_tool_fragment(path)),
+        });
     }
-    doc
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let instructions = meta.instructions.as_deref();
+    let title = format!(
+        "\n\n# Tool group `{}` (generated by `#[tool_group]`)",
+        meta.name
+    );
+    let head = docs::group_head(None, &meta.description, instructions);
+    let tools_title = "\n\n## Tools";
+    let pieces = docs::concat_args(&tools);
+    let doc: Attribute = syn::parse_quote!(
+        #[doc = ::core::concat!(#title, #head, #tools_title, #(#pieces),*)]
+    );
+    let doc_macro = if docs::has_doc_macro(&ident.to_string()) {
+        docs::define_group_macro(
+            vis,
+            ident,
+            site,
+            &docs::group_head(Some(&meta.name), &meta.description, instructions),
+            &tools,
+            &docs::one_line(&meta.description),
+        )
+    } else {
+        TokenStream::new()
+    };
+    (doc, doc_macro)
 }

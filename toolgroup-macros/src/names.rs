@@ -1,6 +1,9 @@
-//! Name rules shared by every provider (PROVIDERS.md): tools `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`,
+//! Name rules every provider accepts: tools `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`,
 //! groups `^[A-Za-z_][A-Za-z0-9_]{0,63}$` (they become `reset_tools` property names).
 
+// The reserved names, as the runtime defines them (`toolgroup-core`'s `check.rs`, which
+// words its const-time messages like these). A proc-macro crate cannot depend on the
+// runtime, hence the copy; checking here puts the error on the user's token.
 pub(crate) const RESET_TOOLS: &str = "reset_tools";
 pub(crate) const BASIC: &str = "basic";
 

@@ -40,6 +40,7 @@ fn free_async_tool() {
                     todo()
                 }
             },
+            1,
         ),
     );
 }
@@ -64,6 +65,26 @@ fn stateful_group() {
                     fn helper(&self) {}
                 }
             },
+            2,
+        ),
+    );
+}
+
+#[test]
+fn free_tools_group() {
+    check(
+        "free_tools_group",
+        crate::group::expand(
+            quote!(
+                name = "web",
+                instructions = "Cite the URL of every result you use.",
+                tools = [search, pages::fetch, write]
+            ),
+            quote! {
+                /// Searching the web.
+                pub(crate) struct Web;
+            },
+            3,
         ),
     );
 }

@@ -31,14 +31,16 @@ enum Param {
     },
     /// The injected `ToolContext`.
     Context { by_ref: bool },
+    /// An `Extension<T>` from the call's per-call data.
+    Extension { ty: Box<Type>, inner: Box<Type> },
     /// `#[args]`: the parameter's type is the whole arguments struct.
     Whole { ty: Box<Type> },
 }
 
 enum Output {
-    Unit,
-    Text,
-    Json(Box<Type>),
+    /// `-> T` (or no return type): converted by `IntoCallResult`, else serialised.
+    Value(Box<Type>),
+    /// `-> Result<T, E>`: `Ok` as above, `Err` by its `Display`.
     Result { ok: Box<Output>, err: Span },
 }
 
@@ -56,10 +58,12 @@ pub(crate) struct ToolModel {
     args_ident: Ident,
     /// The type implementing `Tool`.
     pub(crate) marker: Ident,
+    /// The return type as written, for the docs (`None` for `()`).
+    returns: Option<String>,
 }
 
 /// `#[tool]` on a free function.
-pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn expand(attr: TokenStream, item: TokenStream, site: u64) -> TokenStream {
     let mut errors = Errors::default();
     let args = attr::parse_tool_args(attr, &mut errors);
     let mut func: ItemFn = match syn::parse2(item.clone()) {
@@ -83,7 +87,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     match (errors.finish(), model) {
         (Ok(()), Some(model)) => {
             let generated = generate(&model, Owner::Free);
-            quote!(#func #generated)
+            let doc_macro = doc_macro(&model, site);
+            quote!(#func #generated #doc_macro)
         }
         (Err(e), _) => with_errors(func, e),
         (Ok(()), None) => unreachable!("analyze reports why it made no model"),
@@ -167,6 +172,14 @@ pub(crate) fn analyze(
                         true
                     }
                 });
+                if let Some(inner) = extension_type(&pt.ty) {
+                    // Any pattern works: the value is passed to the function, which binds it.
+                    params.push(Param::Extension {
+                        ty: pt.ty.clone(),
+                        inner: Box::new(inner.clone()),
+                    });
+                    continue;
+                }
                 let ident = match &*pt.pat {
                     Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
                         Some(pi.ident.clone())
@@ -268,7 +281,22 @@ pub(crate) fn analyze(
             "`#[tool]` needs a description: add a doc comment or `description = \"...\"` (a model cannot use an undescribed tool)",
         );
     }
+    if let (Some(read_only), Some(destructive)) = (&args.read_only, &args.destructive)
+        && read_only.value
+        && destructive.value
+    {
+        errors.at(
+            destructive.key,
+            "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing, so it destroys nothing; drop one of them",
+        );
+    }
     let output = classify(&sig.output);
+    let returns = match &sig.output {
+        ReturnType::Type(_, ty) if !matches!(&**ty, Type::Tuple(t) if t.elems.is_empty()) => {
+            Some(docs::type_text(ty))
+        }
+        _ => None,
+    };
 
     let failed = !errors.is_empty();
     if let Err(e) = local.finish() {
@@ -295,6 +323,7 @@ pub(crate) fn analyze(
         args,
         args_ident,
         marker,
+        returns,
     })
 }
 
@@ -320,18 +349,37 @@ fn context_type(ty: &Type) -> Option<bool> {
     }
 }
 
+/// `Some(T)` if the type is `Extension<T>`.
+fn extension_type(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            if last.ident != "Extension" {
+                return None;
+            }
+            match &last.arguments {
+                PathArguments::AngleBracketed(a) if a.args.len() == 1 => match &a.args[0] {
+                    GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        Type::Paren(p) => extension_type(&p.elem),
+        _ => None,
+    }
+}
+
 fn classify(ret: &ReturnType) -> Output {
     match ret {
-        ReturnType::Default => Output::Unit,
+        ReturnType::Default => Output::Value(Box::new(syn::parse_quote!(()))),
         ReturnType::Type(_, ty) => classify_type(ty),
     }
 }
 
 fn classify_type(ty: &Type) -> Output {
     match ty {
-        Type::Tuple(t) if t.elems.is_empty() => Output::Unit,
         Type::Paren(p) => classify_type(&p.elem),
-        Type::Reference(r) if is_named(&r.elem, "str") => Output::Text,
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last().expect("a path has a segment");
             let generic_types: Vec<&Type> = match &last.arguments {
@@ -346,21 +394,15 @@ fn classify_type(ty: &Type) -> Output {
                 _ => Vec::new(),
             };
             match (last.ident.to_string().as_str(), generic_types.as_slice()) {
-                ("String", []) => Output::Text,
-                ("Cow", [inner]) if is_named(inner, "str") => Output::Text,
                 ("Result", [ok, rest @ ..]) if rest.len() <= 1 => Output::Result {
                     ok: Box::new(classify_type(ok)),
                     err: rest.first().map_or_else(|| ty.span(), |e| e.span()),
                 },
-                _ => Output::Json(Box::new(ty.clone())),
+                _ => Output::Value(Box::new(ty.clone())),
             }
         }
-        _ => Output::Json(Box::new(ty.clone())),
+        _ => Output::Value(Box::new(ty.clone())),
     }
-}
-
-fn is_named(ty: &Type, name: &str) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident(name))
 }
 
 /// The generated arguments struct, tool marker and `Tool` impl.
@@ -380,6 +422,7 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
     });
     let mut field_idents = Vec::new();
     let mut call_args = Vec::new();
+    let mut extensions = Vec::new();
     let mut fields = Vec::new();
     for param in &model.params {
         match param {
@@ -393,6 +436,21 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
             }
             Param::Context { by_ref: true } => call_args.push(quote!(&__toolgroup_ctx)),
             Param::Context { by_ref: false } => call_args.push(quote!(__toolgroup_ctx)),
+            Param::Extension { ty, inner } => {
+                let local = format_ident!("__toolgroup_ext_{}", extensions.len());
+                // Spanned on the parameter's type: "`T: Clone` is not satisfied" lands there.
+                let fetch = crate::toolkit::respan(
+                    quote!(#p::extension::<#inner>(&__toolgroup_ctx)),
+                    ty.span(),
+                );
+                extensions.push(quote! {
+                    let #local = match #fetch {
+                        #p::Ok(__toolgroup_value) => __toolgroup_value,
+                        #p::Err(__toolgroup_missing) => return __toolgroup_missing,
+                    };
+                });
+                call_args.push(quote!(#local));
+            }
             Param::Whole { .. } => call_args.push(quote!(__toolgroup_args)),
         }
     }
@@ -440,12 +498,11 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
     };
     let convert = conversion(&model.output, &p, quote!(__toolgroup_value));
     let output_schema = match &model.output {
-        Output::Json(ty) => probe(ty, &p),
+        Output::Value(ty) => probe(ty, &p),
         Output::Result { ok, .. } => match &**ok {
-            Output::Json(ty) => probe(ty, &p),
-            _ => quote!(#p::None),
+            Output::Value(ty) => probe(ty, &p),
+            Output::Result { .. } => quote!(#p::None),
         },
-        _ => quote!(#p::None),
     };
     let hint = |v: &Option<attr::Spanned<bool>>| match v {
         Some(b) => {
@@ -469,7 +526,10 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
     };
     let marker_def = match owner {
         Owner::Free => {
-            let doc = format!("The `{name}` tool (generated by `#[tool]`): {description}");
+            let doc = format!(
+                "The `{name}` tool (generated by `#[tool]`): what the model sees of it.{}",
+                model.doc_fragment()
+            );
             quote! {
                 #[doc = #doc]
                 #[allow(non_camel_case_types)]
@@ -517,6 +577,7 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
             ) -> impl #p::Future<Output = #krate::CallResult> + #p::Send + '__toolgroup {
                 async move {
                     #unpack
+                    #(#extensions)*
                     let __toolgroup_value = #invoke;
                     #convert
                 }
@@ -525,21 +586,132 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
     }
 }
 
+impl ToolModel {
+    /// The tool's Markdown fragment for the generated rustdoc.
+    pub(crate) fn doc_fragment(&self) -> String {
+        let mut args = Vec::new();
+        let mut whole = None;
+        for param in &self.params {
+            match param {
+                Param::Field { ident, ty, attrs } => args.push(arg_doc(ident, ty, attrs)),
+                Param::Whole { ty } => whole = Some(docs::type_text(ty)),
+                Param::Context { .. } | Param::Extension { .. } => {}
+            }
+        }
+        let a = &self.args;
+        let hints = [
+            (&a.read_only, "read-only", "not read-only"),
+            (&a.destructive, "destructive", "not destructive"),
+            (&a.idempotent, "idempotent", "not idempotent"),
+            (&a.open_world, "open world", "closed world"),
+        ]
+        .into_iter()
+        .filter_map(|(v, yes, no)| v.as_ref().map(|v| if v.value { yes } else { no }))
+        .collect();
+        docs::tool_fragment(&docs::ToolDoc {
+            name: &self.name,
+            description: &self.description,
+            args,
+            whole,
+            hints,
+            timeout_ms: a.timeout_ms.as_ref().map(|t| t.value),
+            returns: self.returns.clone(),
+        })
+    }
+}
+
+/// An argument's name (after `#[serde(rename)]`), type, whether it is required (not an
+/// `Option`, no `#[serde(default)]`) and description (its doc comment).
+fn arg_doc(ident: &Ident, ty: &Type, attrs: &[Attribute]) -> docs::ArgDoc {
+    let mut name = ident.to_string().trim_start_matches("r#").to_owned();
+    let mut required = !matches!(classify_option(ty), Some(true));
+    let mut flatten = false;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                if let Ok(value) = meta.value() {
+                    if let Ok(lit) = value.parse::<syn::LitStr>() {
+                        name = lit.value();
+                    }
+                } else {
+                    // `rename(deserialize = "...")`
+                    meta.parse_nested_meta(|inner| {
+                        let lit: syn::LitStr = inner.value()?.parse()?;
+                        if inner.path.is_ident("deserialize") {
+                            name = lit.value();
+                        }
+                        Ok(())
+                    })?;
+                }
+            } else if meta.path.is_ident("default") {
+                required = false;
+                if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::Expr>()?;
+                }
+            } else if meta.path.is_ident("flatten") {
+                flatten = true;
+            } else if meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<syn::Expr>()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                meta.input.parse::<proc_macro2::Group>()?;
+            }
+            Ok(())
+        });
+    }
+    let mut description = docs::doc_lines(attrs).join(" ").trim().to_owned();
+    if flatten {
+        description = format!("(flattened: the fields of this type are arguments) {description}");
+    }
+    docs::ArgDoc {
+        name,
+        ty: docs::type_text(ty),
+        required,
+        description,
+    }
+}
+
+/// `Some(true)` if `ty` is `Option<..>` (the schema does not require it).
+fn classify_option(ty: &Type) -> Option<bool> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            Some(p.path.segments.last().is_some_and(|s| s.ident == "Option"))
+        }
+        Type::Paren(p) => classify_option(&p.elem),
+        _ => None,
+    }
+}
+
+/// A free tool's hidden doc macro, imported under the function's name (see `docs`).
+fn doc_macro(model: &ToolModel, site: u64) -> TokenStream {
+    let fn_name = model.fn_ident.to_string();
+    if !docs::has_doc_macro(&fn_name) {
+        return TokenStream::new();
+    }
+    let hidden = docs::hidden_ident("doc", &model.fn_ident, site);
+    let arms = docs::tool_macro_arms(fn_name.trim_start_matches("r#"), &model.doc_fragment());
+    docs::define_doc_macro(&model.vis, &model.fn_ident, &hidden, arms)
+}
+
+/// The output schema: none for `IntoCallResult` types, the schema of a `JsonSchema` one,
+/// none for other `Serialize` types (autoref specialisation, most `&` first).
 fn probe(ty: &Type, p: &TokenStream) -> TokenStream {
     quote!({
         #[allow(unused_imports)]
-        use #p::{ViaJsonSchema as _, ViaNoSchema as _};
-        (&&#p::OutputSchemaProbe::<#ty>::new()).output_schema()
+        use #p::{ViaIntoCallResult as _, ViaJsonSchema as _, ViaNoSchema as _};
+        (&&&#p::OutputProbe::<#ty>::new(#p::None)).output_schema()
     })
 }
 
 fn conversion(output: &Output, p: &TokenStream, value: TokenStream) -> TokenStream {
     match output {
-        Output::Unit => quote!(#p::unit_output(#value)),
-        Output::Text => quote!(#p::text_output(#value)),
-        Output::Json(ty) => {
+        Output::Value(ty) => {
             // Every token on the return type, so "`T: Serialize` is not satisfied" lands there.
-            crate::toolkit::respan(quote!(#p::json_output(&#value)), ty.span())
+            let convert = quote!({
+                #[allow(unused_imports)]
+                use #p::{ViaIntoCallResult as _, ViaSerialize as _};
+                (&&&#p::OutputProbe::new(#p::Some(#value))).tool_result()
+            });
+            crate::toolkit::respan(convert, ty.span())
         }
         Output::Result { ok, err } => {
             let ok = conversion(ok, p, quote!(__toolgroup_ok));

@@ -16,6 +16,10 @@ fn bad_timeout() {}
 #[tool(read_only = "yes")]
 fn bad_flag() {}
 
+/// Contradicting hints.
+#[tool(read_only, destructive)]
+fn contradicting_hints() {}
+
 /// Not on a function.
 #[tool]
 struct NotAFunction;

@@ -1,0 +1,145 @@
+//! What a tool's return value becomes: [`IntoCallResult`] for result-like types (text,
+//! content blocks, a whole [`CallResult`]), else structured content for any `Serialize` value.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::result::{CallResult, Content};
+use crate::schema::schema_for;
+
+/// A value a tool can return as its result, as is (not as structured JSON).
+///
+/// `#[tool]` uses this when the return type implements it, and otherwise serialises the value
+/// (`Serialize`) into structured content plus its JSON text. Implemented for `String`, `&str`
+/// and `Cow<str>` (a text block), `()` (no content), [`Content`] and `Vec<Content>` (those
+/// blocks) and [`CallResult`] (as is). Implement it for your own types to control the blocks
+/// a tool returns; such a type gets no output schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's result",
+    note = "return text (`String`), content blocks, a `CallResult`, or a `Serialize` value"
+)]
+pub trait IntoCallResult {
+    /// The result.
+    fn into_call_result(self) -> CallResult;
+}
+
+impl IntoCallResult for CallResult {
+    fn into_call_result(self) -> CallResult {
+        self
+    }
+}
+
+impl IntoCallResult for String {
+    fn into_call_result(self) -> CallResult {
+        CallResult::text(self)
+    }
+}
+
+impl IntoCallResult for &str {
+    fn into_call_result(self) -> CallResult {
+        CallResult::text(self)
+    }
+}
+
+impl IntoCallResult for Cow<'_, str> {
+    fn into_call_result(self) -> CallResult {
+        CallResult::text(self)
+    }
+}
+
+impl IntoCallResult for () {
+    fn into_call_result(self) -> CallResult {
+        CallResult::empty()
+    }
+}
+
+impl IntoCallResult for Content {
+    fn into_call_result(self) -> CallResult {
+        let mut result = CallResult::empty();
+        result.content.push(self);
+        result
+    }
+}
+
+impl IntoCallResult for Vec<Content> {
+    fn into_call_result(self) -> CallResult {
+        let mut result = CallResult::empty();
+        result.content = self;
+        result
+    }
+}
+
+/// Chooses, at compile time, how a tool's output becomes its result and whether it has an
+/// output schema (autoref specialisation: the receiver with more `&` is tried first, so a
+/// type that is [`IntoCallResult`] is taken as is, and only other types are serialised).
+pub struct OutputProbe<T>(Cell<Option<T>>);
+
+impl<T> OutputProbe<T> {
+    /// A probe holding `value` (or none, for the schema choice).
+    pub const fn new(value: Option<T>) -> Self {
+        OutputProbe(Cell::new(value))
+    }
+
+    fn take(&self) -> T {
+        self.0
+            .take()
+            .expect("generated code converts a tool's output once")
+    }
+}
+
+/// Picked for [`IntoCallResult`] outputs.
+pub trait ViaIntoCallResult {
+    /// The result.
+    fn tool_result(&self) -> CallResult;
+    /// No output schema: the result is not structured content.
+    fn output_schema(&self) -> Option<Value>;
+}
+
+impl<T: IntoCallResult> ViaIntoCallResult for &&OutputProbe<T> {
+    fn tool_result(&self) -> CallResult {
+        self.take().into_call_result()
+    }
+    fn output_schema(&self) -> Option<Value> {
+        None
+    }
+}
+
+/// Picked for `Serialize` outputs: structured content, with a schema when the type is
+/// `JsonSchema`.
+pub trait ViaSerialize {
+    /// The result.
+    fn tool_result(&self) -> CallResult;
+}
+
+impl<T: Serialize> ViaSerialize for &OutputProbe<T> {
+    fn tool_result(&self) -> CallResult {
+        CallResult::structured(&self.take())
+    }
+}
+
+/// Picked for structured outputs whose type is `JsonSchema`.
+pub trait ViaJsonSchema {
+    /// The output schema.
+    fn output_schema(&self) -> Option<Value>;
+}
+
+impl<T: schemars::JsonSchema> ViaJsonSchema for &OutputProbe<T> {
+    fn output_schema(&self) -> Option<Value> {
+        Some(schema_for::<T>())
+    }
+}
+
+/// Picked for structured outputs whose type is not `JsonSchema`: no output schema.
+pub trait ViaNoSchema {
+    /// No output schema.
+    fn output_schema(&self) -> Option<Value>;
+}
+
+impl<T> ViaNoSchema for OutputProbe<T> {
+    fn output_schema(&self) -> Option<Value> {
+        None
+    }
+}

@@ -1,0 +1,547 @@
+//! Calling tools: single calls, batches, `reset_tools`, and the path through policy, layers,
+//! timeouts and cancellation.
+//!
+//! A call that needs none of those (no tracing subscriber listening, no policy, no layer, no
+//! timeout, no progress observer, no cancellation token) takes the fast path: one `async`
+//! level around the generated `match` that parses the arguments and runs the tool, with panics
+//! caught per poll. Everything else runs in a boxed future, so the fast path's state stays
+//! small and pays nothing for features it does not use.
+
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use tracing::Instrument as _;
+use tracing::Span;
+use tracing::field::Empty;
+
+use crate::args::{ArgumentError, Arguments};
+use crate::context::{CallContext, ToolContext};
+use crate::futures::{CatchUnwind, JoinAll, catch_panic};
+use crate::middleware::{Inner, ResetState, Run, Target, ToolRequest, ToolService};
+use crate::policy::{BoxFuture, Decision, PolicyRequest};
+use crate::registry::{GroupId, Registry};
+use crate::reset::{self, RESET_TOOLS};
+use crate::result::CallResult;
+use crate::session::Session;
+use crate::tool::ToolAnnotations;
+
+use super::messages;
+use super::{Core, Slot, ToolCall, Toolkit};
+
+/// The caller's side of one call: the id (a batch gives each call its own) and the shared
+/// context.
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    id: Option<&'a str>,
+    context: Option<&'a CallContext>,
+}
+
+impl<'a> Cx<'a> {
+    fn plain(&self) -> bool {
+        self.context.is_none_or(CallContext::is_plain)
+    }
+}
+
+impl<R: Registry> Toolkit<R> {
+    /// Call a tool as the model asked: `arguments` is the raw JSON text a provider sends (or
+    /// a `&serde_json::Value`). Every mistake comes back as an error result; nothing a model
+    /// sends can panic this call or corrupt `session`.
+    pub fn call<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        name: &'a str,
+        arguments: impl Into<Arguments<'a>>,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        let cx = Cx {
+            id: None,
+            context: None,
+        };
+        self.dispatch(session, name, arguments.into(), cx)
+    }
+
+    /// [`call`](Self::call) with the caller's [`CallContext`]: the call id, per-call data for
+    /// the tool and the policy, a progress observer, a cancellation token.
+    pub fn call_with<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        name: &'a str,
+        arguments: impl Into<Arguments<'a>>,
+        context: &'a CallContext,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        let cx = Cx {
+            id: context.id(),
+            context: Some(context),
+        };
+        self.dispatch(session, name, arguments.into(), cx)
+    }
+
+    /// Run one assistant turn's calls. Calls run concurrently, except that a `reset_tools`
+    /// call is a barrier: calls before it see the old active set, calls after it the new one.
+    /// Results come back in call order.
+    pub async fn call_batch(
+        &self,
+        session: &mut Session<R>,
+        calls: &[ToolCall],
+    ) -> Vec<CallResult> {
+        self.batch(session, calls, None).await
+    }
+
+    /// [`call_batch`](Self::call_batch) with a [`CallContext`] shared by every call (per-call
+    /// data, progress observer, cancellation token); each call keeps its own id, which the
+    /// progress events carry.
+    pub async fn call_batch_with(
+        &self,
+        session: &mut Session<R>,
+        calls: &[ToolCall],
+        context: &CallContext,
+    ) -> Vec<CallResult> {
+        self.batch(session, calls, Some(context)).await
+    }
+
+    async fn batch(
+        &self,
+        session: &mut Session<R>,
+        calls: &[ToolCall],
+        context: Option<&CallContext>,
+    ) -> Vec<CallResult> {
+        let mut results = Vec::with_capacity(calls.len());
+        let mut start = 0;
+        for (i, call) in calls.iter().enumerate() {
+            if self.is_reset(&call.name) {
+                self.concurrently(*session, &calls[start..i], context, &mut results)
+                    .await;
+                let cx = Cx {
+                    id: call.id.as_deref(),
+                    context,
+                };
+                results.push(
+                    self.dispatch(session, &call.name, call.arguments.as_arguments(), cx)
+                        .await,
+                );
+                start = i + 1;
+            }
+        }
+        self.concurrently(*session, &calls[start..], context, &mut results)
+            .await;
+        results
+    }
+
+    /// Calls that are not `reset_tools` read the session and never change it: each gets a
+    /// copy.
+    async fn concurrently<'a>(
+        &'a self,
+        session: Session<R>,
+        calls: &'a [ToolCall],
+        context: Option<&'a CallContext>,
+        out: &mut Vec<CallResult>,
+    ) {
+        let one = |call: &'a ToolCall| {
+            let cx = Cx {
+                id: call.id.as_deref(),
+                context,
+            };
+            let mut session = session;
+            let (name, arguments) = (call.name.as_str(), call.arguments.as_arguments());
+            async move { self.dispatch(&mut session, name, arguments, cx).await }
+        };
+        match calls {
+            [] => {}
+            [call] => out.push(one(call).await),
+            _ => {
+                let futures: Vec<BoxFuture<'a, CallResult>> = calls
+                    .iter()
+                    .map(|c| Box::pin(one(c)) as BoxFuture<'a, CallResult>)
+                    .collect();
+                out.extend(JoinAll::new(futures).await);
+            }
+        }
+    }
+
+    async fn dispatch(
+        &self,
+        session: &mut Session<R>,
+        name: &str,
+        arguments: Arguments<'_>,
+        cx: Cx<'_>,
+    ) -> CallResult {
+        let span = tracing::info_span!(
+            "tool_call",
+            tool = name,
+            group = Empty,
+            outcome = Empty,
+            duration_us = Empty
+        );
+        if span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain() {
+            if self.is_reset(name) {
+                return self.core.reset(session, arguments).1;
+            }
+            let Some(slot) = self.core.slot(name) else {
+                return self.unknown_tool(session, name);
+            };
+            let group = R::GROUPS[slot.group as usize].name;
+            if let Some(switch) = slot.switch
+                && !session.slot_active(switch as usize)
+            {
+                return self.inactive(slot.info.name, group);
+            }
+            if slot.info.timeout.is_none() && self.default_timeout.is_none() {
+                let ctx = ToolContext::new(
+                    slot.info.name,
+                    group,
+                    cx.id,
+                    cx.context.map(CallContext::extensions),
+                    None,
+                    None,
+                );
+                let future = self.core.registry.dispatch(
+                    slot.group as usize,
+                    slot.tool as usize,
+                    ctx,
+                    arguments,
+                );
+                let outcome = CatchUnwind::new(pin!(future)).await;
+                return finish(slot, outcome, self.panic_details).1;
+            }
+        }
+        // Boxed: the state of everything below stays out of the fast path's future.
+        Box::pin(self.traced(session, span, name, arguments, cx)).await
+    }
+
+    /// The full path, in the call's span, cancellable.
+    async fn traced(
+        &self,
+        session: &mut Session<R>,
+        span: Span,
+        name: &str,
+        arguments: Arguments<'_>,
+        cx: Cx<'_>,
+    ) -> CallResult {
+        let started = Instant::now();
+        let body = self
+            .full(session, name, arguments, cx)
+            .instrument(span.clone());
+        let (outcome, result) = match cx.context.and_then(CallContext::cancellation) {
+            None => body.await,
+            Some(token) => {
+                let mut body = pin!(body);
+                let mut cancelled = pin!(token.cancelled());
+                poll_fn(|task| {
+                    if cancelled.as_mut().poll(task).is_ready() {
+                        let tool = self.definition(name).map_or(RESET_TOOLS, |d| d.name);
+                        return Poll::Ready(("cancelled", messages::cancelled(tool)));
+                    }
+                    body.as_mut().poll(task)
+                })
+                .await
+            }
+        };
+        if !span.is_disabled() {
+            if let Some(group) = self.group_of(name) {
+                span.record("group", group.name);
+            }
+            span.record("outcome", outcome);
+            span.record("duration_us", started.elapsed().as_micros() as u64);
+        }
+        result
+    }
+
+    async fn full(
+        &self,
+        session: &mut Session<R>,
+        name: &str,
+        arguments: Arguments<'_>,
+        cx: Cx<'_>,
+    ) -> (&'static str, CallResult) {
+        let (target, tool, group, annotations) = if self.is_reset(name) {
+            let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
+            (Target::Reset, RESET_TOOLS, None, reset.annotations)
+        } else {
+            let Some(&slot) = self.core.slot(name) else {
+                return ("unknown_tool", self.unknown_tool(session, name));
+            };
+            let group = R::GROUPS[slot.group as usize].name;
+            if let Some(switch) = slot.switch
+                && !session.slot_active(switch as usize)
+            {
+                return ("inactive_group", self.inactive(slot.info.name, group));
+            }
+            let timeout = slot.info.timeout.or(self.default_timeout);
+            let target = Target::Tool {
+                index: self.core.index[name],
+                timeout,
+            };
+            (target, slot.info.name, Some(group), slot.info.annotations)
+        };
+        let extensions = cx.context.map(CallContext::extensions);
+        if let Some(policy) = &self.policy {
+            let request = PolicyRequest {
+                tool,
+                group,
+                annotations,
+                arguments,
+                call_id: cx.id,
+                extensions,
+            };
+            match contained(|| policy.check(&request)).await {
+                Ok(Decision::Allow) => {}
+                Ok(Decision::Deny(reason)) => return ("denied", messages::denied(tool, &reason)),
+                Err(panic) => {
+                    return (
+                        "panic",
+                        messages::panicked_around(tool, "policy", &panic, self.panic_details),
+                    );
+                }
+            }
+        }
+        if let Some(pipeline) = &self.pipeline {
+            return self
+                .through_layers(
+                    pipeline,
+                    session,
+                    target,
+                    tool,
+                    group,
+                    annotations,
+                    arguments,
+                    cx,
+                )
+                .await;
+        }
+        match target {
+            Target::Reset => self.core.reset(session, arguments),
+            Target::Tool { index, timeout } => {
+                let slot = &self.core.slots[index as usize];
+                let context = cx.context;
+                let ctx = ToolContext::new(
+                    tool,
+                    group.unwrap_or_default(),
+                    cx.id,
+                    extensions,
+                    context.and_then(CallContext::progress).map(|p| &**p),
+                    context.and_then(CallContext::cancellation),
+                );
+                self.core
+                    .run_tool(slot, ctx, arguments, timeout, self.panic_details)
+                    .await
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn through_layers(
+        &self,
+        pipeline: &Mutex<ToolService>,
+        session: &mut Session<R>,
+        target: Target,
+        tool: &'static str,
+        group: Option<&'static str>,
+        annotations: ToolAnnotations,
+        arguments: Arguments<'_>,
+        cx: Cx<'_>,
+    ) -> (&'static str, CallResult) {
+        let reset = matches!(target, Target::Reset).then(|| ResetState {
+            old: session.bits().as_ref().into(),
+            new: Arc::default(),
+        });
+        let new_state = reset.as_ref().map(|r| r.new.clone());
+        let request = ToolRequest {
+            tool,
+            group,
+            annotations,
+            call_id: cx.id.map(str::to_owned),
+            arguments: arguments.to_buf(),
+            extensions: cx
+                .context
+                .map(|c| c.extensions().clone())
+                .unwrap_or_default(),
+            inner: Inner {
+                run: self.core.clone(),
+                target,
+                progress: cx.context.and_then(CallContext::progress).cloned(),
+                cancel: cx.context.and_then(CallContext::cancellation).cloned(),
+                reset,
+                panic_details: self.panic_details,
+            },
+        };
+        let mut service = pipeline
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let outcome = contained(move || {
+            Box::pin(async move {
+                poll_fn(|task| tower_service::Service::poll_ready(&mut service, task)).await?;
+                tower_service::Service::call(&mut service, request).await
+            })
+        })
+        .await;
+        match outcome {
+            Ok(Ok(result)) => {
+                if let Some(new_state) = new_state
+                    && !result.is_error
+                    && let Some(bits) = new_state
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take()
+                {
+                    let mut next = R::EMPTY;
+                    next.as_mut().copy_from_slice(&bits);
+                    *session = Session::from_bits(next);
+                }
+                (if result.is_error { "tool_error" } else { "ok" }, result)
+            }
+            Ok(Err(error)) => ("layer_error", messages::layer_error(tool, &error)),
+            Err(panic) => (
+                "panic",
+                messages::panicked_around(tool, "middleware", &panic, self.panic_details),
+            ),
+        }
+    }
+}
+
+/// Starts a future and runs it to completion, turning a panic in either into `Err(message)`.
+async fn contained<'a, T>(start: impl FnOnce() -> BoxFuture<'a, T>) -> Result<T, String> {
+    let future = catch_panic(start)?;
+    CatchUnwind::new(pin!(future)).await
+}
+
+impl<R: Registry> Core<R> {
+    /// Parse and apply a `reset_tools` call on `session`.
+    fn reset(
+        &self,
+        session: &mut Session<R>,
+        arguments: Arguments<'_>,
+    ) -> (&'static str, CallResult) {
+        let (new, answer) = self.reset_answer(session.bits(), arguments);
+        if let Some(new) = new {
+            *session = Session::from_bits(new);
+        }
+        answer
+    }
+
+    /// The new state (if accepted) and the answer to a `reset_tools` call, given the old state.
+    fn reset_answer(
+        &self,
+        old: &R::Bits,
+        arguments: Arguments<'_>,
+    ) -> (Option<R::Bits>, (&'static str, CallResult)) {
+        match reset::parse(arguments, &self.names, R::EMPTY) {
+            Ok(bits) => {
+                let answer = reset::accepted(R::GROUPS, R::SWITCHABLE, old.as_ref(), bits.as_ref());
+                (Some(bits), ("ok", answer))
+            }
+            Err(problems) => {
+                let old = Session::<R>::from_bits(*old);
+                let active: Vec<&'static str> = old.active().map(GroupId::name).collect();
+                (
+                    None,
+                    (
+                        "refused",
+                        reset::refusal(&problems, &self.names.names, &active),
+                    ),
+                )
+            }
+        }
+    }
+
+    /// Parse the arguments and run the tool, with its timeout, catching panics.
+    async fn run_tool(
+        &self,
+        slot: &Slot,
+        ctx: ToolContext<'_>,
+        arguments: Arguments<'_>,
+        timeout: Option<Duration>,
+        panic_details: bool,
+    ) -> (&'static str, CallResult) {
+        let future =
+            self.registry
+                .dispatch(slot.group as usize, slot.tool as usize, ctx, arguments);
+        let future = pin!(future);
+        let future = CatchUnwind::new(future);
+        let outcome = match timeout {
+            None => future.await,
+            // Without a Tokio timer, `timeout` panics when it builds its `Sleep`: report that
+            // as a configuration error instead of unwinding into the caller.
+            Some(limit) => match catch_panic(|| Box::pin(tokio::time::timeout(limit, future))) {
+                Err(_) => return ("no_timer", messages::no_timer(slot.info.name)),
+                Ok(timed) => match timed.await {
+                    Ok(outcome) => outcome,
+                    Err(_) => return ("timeout", messages::timed_out(slot.info.name, limit)),
+                },
+            },
+        };
+        finish(slot, outcome, panic_details)
+    }
+}
+
+/// The outcome label and result of a finished tool future.
+fn finish(
+    slot: &Slot,
+    outcome: Result<Result<CallResult, ArgumentError>, String>,
+    panic_details: bool,
+) -> (&'static str, CallResult) {
+    match outcome {
+        Ok(Ok(result)) => (if result.is_error { "tool_error" } else { "ok" }, result),
+        Ok(Err(e)) => (
+            "invalid_arguments",
+            messages::invalid_arguments(slot.info.name, &e),
+        ),
+        Err(panic) => (
+            "panic",
+            messages::panicked(slot.info.name, &panic, panic_details),
+        ),
+    }
+}
+
+impl<R: Registry> Run for Core<R> {
+    fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, CallResult> {
+        Box::pin(async move {
+            let ToolRequest {
+                tool,
+                group,
+                call_id,
+                arguments,
+                extensions,
+                inner,
+                ..
+            } = request;
+            match inner.target {
+                Target::Reset => {
+                    let Some(state) = inner.reset else {
+                        return messages::layer_error(tool, &"the request lost its session state");
+                    };
+                    let mut old = R::EMPTY;
+                    old.as_mut().copy_from_slice(&state.old);
+                    let (new, (_, answer)) = self.reset_answer(&old, arguments.as_arguments());
+                    if let Some(new) = new {
+                        *state.new.lock().unwrap_or_else(PoisonError::into_inner) =
+                            Some(new.as_ref().into());
+                    }
+                    answer
+                }
+                Target::Tool { index, timeout } => {
+                    let slot = &self.slots[index as usize];
+                    let ctx = ToolContext::new(
+                        slot.info.name,
+                        group.unwrap_or_default(),
+                        call_id.as_deref(),
+                        Some(&extensions),
+                        inner.progress.as_deref(),
+                        inner.cancel.as_ref(),
+                    );
+                    self.run_tool(
+                        slot,
+                        ctx,
+                        arguments.as_arguments(),
+                        timeout,
+                        inner.panic_details,
+                    )
+                    .await
+                    .1
+                }
+            }
+        })
+    }
+}

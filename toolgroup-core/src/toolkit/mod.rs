@@ -1,0 +1,358 @@
+//! The runtime toolkit: a registry of groups, its tool definitions and its options. Calls are
+//! in [`dispatch`](self::dispatch), the texts a model reads in `messages`.
+
+mod dispatch;
+mod messages;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rustc_hash::FxHashMap;
+use serde_json::Value;
+use tower_layer::Layer;
+use tower_service::Service;
+
+use crate::args::ArgumentsBuf;
+use crate::group::GroupInfo;
+use crate::middleware::{BoxError, ToolRequest, ToolService};
+use crate::policy::Policy;
+use crate::registry::Registry;
+use crate::reset::{self, RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
+use crate::result::CallResult;
+use crate::session::Session;
+use crate::tool::{ToolAnnotations, ToolInfo};
+
+/// A tool as shown to a model: name, description, schemas, hints.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolDefinition {
+    /// The tool's name.
+    pub name: &'static str,
+    /// The tool's description.
+    pub description: &'static str,
+    /// The arguments' canonical JSON schema.
+    pub input_schema: Value,
+    /// The output's JSON schema, if any.
+    pub output_schema: Option<Value>,
+    /// MCP annotations.
+    pub annotations: ToolAnnotations,
+    /// The tool's group (`None` for `reset_tools`).
+    pub group: Option<&'static str>,
+    /// Whether the tool is always available (basic group or `reset_tools`).
+    pub always_on: bool,
+}
+
+impl ToolDefinition {
+    fn of(info: &ToolInfo, group: &GroupInfo) -> Self {
+        ToolDefinition {
+            name: info.name,
+            description: info.description,
+            input_schema: info.input_schema().clone(),
+            output_schema: info.output_schema().cloned(),
+            annotations: info.annotations,
+            group: Some(group.name),
+            always_on: group.basic,
+        }
+    }
+}
+
+/// One call of a batch.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolCall {
+    /// The provider's id for the call, if any.
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments: raw JSON text or a value.
+    pub arguments: ArgumentsBuf,
+}
+
+impl ToolCall {
+    /// A call without an id.
+    pub fn new(name: impl Into<String>, arguments: impl Into<ArgumentsBuf>) -> Self {
+        ToolCall {
+            id: None,
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+
+    /// Set the provider's call id.
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
+}
+
+/// Where a tool lives: its group and position (indices into the registry), and its
+/// switchable slot (`None` for basic tools).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Slot {
+    pub(crate) group: u32,
+    pub(crate) tool: u32,
+    pub(crate) switch: Option<u32>,
+    pub(crate) info: &'static ToolInfo,
+}
+
+/// What every call reads and nothing changes after [`Toolkit::new`]: shared with the calls
+/// that cross a task boundary (through middleware) behind an `Arc`.
+pub(crate) struct Core<R: Registry> {
+    pub(crate) registry: R,
+    /// Name -> position in `tools` / `slots`.
+    pub(crate) index: FxHashMap<&'static str, u32>,
+    /// Every tool, in listing order (basic groups first, then groups in declaration order).
+    pub(crate) tools: Vec<ToolDefinition>,
+    /// Parallel to `tools`.
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) reset: Option<ToolDefinition>,
+    /// Switchable group names, in slot order, indexed by name.
+    pub(crate) names: reset::GroupNames,
+}
+
+impl<R: Registry> Core<R> {
+    pub(crate) fn slot(&self, name: &str) -> Option<&Slot> {
+        self.index.get(name).map(|&i| &self.slots[i as usize])
+    }
+}
+
+/// A toolkit: the groups of a `#[toolkit]` struct plus dispatch, tool definitions and
+/// options. `Send + Sync`; share one behind an `Arc` across all sessions.
+pub struct Toolkit<R: Registry> {
+    pub(crate) core: Arc<Core<R>>,
+    pub(crate) expose_reset: bool,
+    pub(crate) default_timeout: Option<Duration>,
+    pub(crate) policy: Option<Arc<dyn Policy>>,
+    /// The layered service; `None` without layers (calls then skip the tower machinery).
+    pub(crate) pipeline: Option<Mutex<ToolService>>,
+    pub(crate) panic_details: bool,
+}
+
+impl<R: Registry> Toolkit<R> {
+    /// Build the toolkit: index the tools and build every definition, once.
+    pub fn new(registry: R) -> Self {
+        let groups = R::GROUPS;
+        let mut slot_of_group = vec![None; groups.len()];
+        for (slot, &g) in R::SWITCHABLE.iter().enumerate() {
+            slot_of_group[g] = Some(slot as u32);
+        }
+        let mut index = FxHashMap::default();
+        let mut tools = Vec::new();
+        let mut slots = Vec::new();
+        let basic_first = groups
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.basic)
+            .chain(groups.iter().enumerate().filter(|(_, g)| !g.basic));
+        for (g, group) in basic_first {
+            for (t, info) in group.tools.iter().enumerate() {
+                index.insert(info.name, tools.len() as u32);
+                tools.push(ToolDefinition::of(info, group));
+                slots.push(Slot {
+                    group: g as u32,
+                    tool: t as u32,
+                    switch: slot_of_group[g],
+                    info,
+                });
+            }
+        }
+        let names = reset::GroupNames::new(R::SWITCHABLE.iter().map(|&g| groups[g].name).collect());
+        let reset = (!names.is_empty()).then(|| ToolDefinition {
+            name: RESET_TOOLS,
+            description: RESET_TOOLS_DESCRIPTION,
+            input_schema: reset::schema(groups, R::SWITCHABLE),
+            output_schema: None,
+            annotations: ToolAnnotations {
+                read_only: Some(false),
+                destructive: Some(false),
+                idempotent: Some(true),
+                open_world: Some(false),
+            },
+            group: None,
+            always_on: true,
+        });
+        Toolkit {
+            core: Arc::new(Core {
+                registry,
+                index,
+                tools,
+                slots,
+                reset,
+                names,
+            }),
+            expose_reset: true,
+            default_timeout: None,
+            policy: None,
+            pipeline: None,
+            panic_details: false,
+        }
+    }
+
+    /// Whether to show `reset_tools` to the model (default `true`). With `false` the
+    /// application alone switches groups (through [`Session`]), and a model's call to
+    /// `reset_tools` is an unknown tool.
+    pub fn with_reset_tools(mut self, expose: bool) -> Self {
+        self.expose_reset = expose;
+        self
+    }
+
+    /// A timeout for tools that do not set their own. Calls with a timeout need a Tokio
+    /// runtime with the time driver enabled.
+    pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
+        self.default_timeout = Some(timeout);
+        self
+    }
+
+    /// A policy evaluated before every call, `reset_tools` included (replacing any earlier
+    /// one). See [`Policy`] and [`RequireApproval`](crate::RequireApproval).
+    pub fn with_policy(mut self, policy: impl Policy) -> Self {
+        self.policy = Some(Arc::new(policy));
+        self
+    }
+
+    /// Whether the message of a panic inside a tool reaches the model (default `false`).
+    ///
+    /// A panic is a bug, and its message can carry internals (a connection string, a path).
+    /// By default the model reads only that the tool failed, and the message goes to
+    /// `tracing` (an `error` event inside the call's span). Turn this on during development.
+    pub fn with_panic_details(mut self, show: bool) -> Self {
+        self.panic_details = show;
+        self
+    }
+
+    /// Wrap every call in a tower layer. The last layer added is the outermost (it sees the
+    /// call first), as with axum's `Router::layer`. See [`middleware`](crate::middleware) for
+    /// the order and for shipped layers.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use toolgroup::middleware::{IdempotentCache, MaxResultSize};
+    /// # use toolgroup::prelude::*;
+    /// # /// Echo.
+    /// # #[tool] fn echo(
+    /// #     /// Text.
+    /// #     text: String,
+    /// # ) -> String { text }
+    /// # #[tool_group(name = "echo", description = "Echo.", tools = [echo])] struct Echo;
+    /// # #[toolkit] struct Kit { #[basic] echo: Echo }
+    ///
+    /// let toolkit = Toolkit::new(Kit { echo: Echo })
+    ///     .layer(MaxResultSize::new(16 * 1024))
+    ///     .layer(IdempotentCache::new(1000, Duration::from_secs(60)));
+    /// ```
+    pub fn layer<L>(mut self, layer: L) -> Self
+    where
+        L: Layer<ToolService>,
+        L::Service: Service<ToolRequest, Response = CallResult> + Clone + Send + 'static,
+        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
+        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+    {
+        let inner = match self.pipeline.take() {
+            Some(service) => service
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+            None => ToolService::innermost(),
+        };
+        self.pipeline = Some(Mutex::new(ToolService::new(layer.layer(inner))));
+        self
+    }
+
+    /// The registry of groups (the `#[toolkit]` struct, with each group's state).
+    pub fn registry(&self) -> &R {
+        &self.core.registry
+    }
+
+    /// A new session: no switchable group active.
+    pub fn session(&self) -> Session<R> {
+        Session::new()
+    }
+
+    /// Every group, basic ones included, in declaration order.
+    pub fn groups(&self) -> &'static [GroupInfo] {
+        R::GROUPS
+    }
+
+    /// The `reset_tools` definition, if the toolkit has switchable groups and exposes it.
+    pub fn reset_definition(&self) -> Option<&ToolDefinition> {
+        self.core.reset.as_ref().filter(|_| self.expose_reset)
+    }
+
+    /// The tools a model should see in `session`: `reset_tools` first, then the basic tools,
+    /// then the active groups' tools, groups in declaration order, tools in source order.
+    /// Nothing is built or allocated: the definitions were built with the toolkit.
+    pub fn definitions(&self, session: &Session<R>) -> impl Iterator<Item = &ToolDefinition> + '_ {
+        self.definitions_indexed(session).map(|(_, d)| d)
+    }
+
+    /// Every tool in the stable listing order, active or not (`reset_tools` first). For
+    /// catalogs and for the "mask" delivery mode.
+    pub fn all_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
+        self.reset_definition()
+            .into_iter()
+            .chain(self.core.tools.iter())
+    }
+
+    /// The definition of the tool named `name` (`reset_tools` included when exposed), active
+    /// or not.
+    pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
+        match self.reset_definition() {
+            Some(reset) if name == RESET_TOOLS => Some(reset),
+            _ => self
+                .core
+                .index
+                .get(name)
+                .map(|&i| &self.core.tools[i as usize]),
+        }
+    }
+
+    /// Like [`definitions`](Self::definitions), each with its position in
+    /// [`all_definitions`](Self::all_definitions), so a renderer can reuse per-tool output
+    /// it built once for the whole list.
+    pub(crate) fn definitions_indexed(
+        &self,
+        session: &Session<R>,
+    ) -> impl Iterator<Item = (usize, &ToolDefinition)> + '_ {
+        let session = *session;
+        let offset = usize::from(self.reset_definition().is_some());
+        self.reset_definition().map(|d| (0, d)).into_iter().chain(
+            self.core
+                .tools
+                .iter()
+                .zip(&self.core.slots)
+                .enumerate()
+                .filter(move |(_, (_, s))| s.switch.is_none_or(|w| session.slot_active(w as usize)))
+                .map(move |(i, (d, _))| (i + offset, d)),
+        )
+    }
+
+    /// Whether the model may call `name` in `session` (exposed and active).
+    pub fn is_available(&self, session: &Session<R>, name: &str) -> bool {
+        if self.is_reset(name) {
+            return true;
+        }
+        self.core
+            .slot(name)
+            .is_some_and(|s| s.switch.is_none_or(|w| session.slot_active(w as usize)))
+    }
+
+    /// The group a tool belongs to (`None` for `reset_tools` and unknown names).
+    pub fn group_of(&self, tool: &str) -> Option<&'static GroupInfo> {
+        self.core.slot(tool).map(|s| &R::GROUPS[s.group as usize])
+    }
+
+    pub(crate) fn is_reset(&self, name: &str) -> bool {
+        name == RESET_TOOLS && self.reset_definition().is_some()
+    }
+}
+
+impl<R: Registry + std::fmt::Debug> std::fmt::Debug for Toolkit<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toolkit")
+            .field("registry", &self.core.registry)
+            .field("tools", &self.core.tools.len())
+            .field("groups", &self.core.names.names)
+            .field("layered", &self.pipeline.is_some())
+            .field("policy", &self.policy.is_some())
+            .finish_non_exhaustive()
+    }
+}
