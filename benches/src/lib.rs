@@ -101,7 +101,6 @@ pub fn baseline_call(arguments: &str) -> CallResult {
     }
 }
 
-/// The rmcp side: a server with the same tool, routed by `#[tool_router]`.
 // --- The cheap-tool case: a short `String` result, three scalar arguments, 20 tools ---
 
 /// The body of the cheap tool: a short text, no serialisation.
@@ -188,6 +187,7 @@ pub fn ours_cheap_setup() -> (Toolkit<Forecaster>, Session<Forecaster>) {
     (kit, session)
 }
 
+/// The rmcp side: a server with the same tool, routed by `#[tool_router]`.
 #[derive(Clone)]
 pub struct RmcpCalc;
 
