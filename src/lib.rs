@@ -85,10 +85,111 @@
 //! - **Sync tools** run inline on the calling task; put blocking work in `spawn_blocking`.
 //! - **Timeouts** (per tool, or [`Toolkit::with_default_timeout`]) need a Tokio runtime with
 //!   the time driver.
-//! - **Panics** inside a tool are caught (the default panic hook still prints them) and
-//!   reported as an error result; the toolkit and every session go on.
+//! - **Panics** inside a tool (or a policy, a layer, a progress observer) are caught (the
+//!   default panic hook still prints them) and reported as an error result; the toolkit and
+//!   every session go on. The panic's message goes to `tracing`, not to the model (it can
+//!   carry internals), unless [`Toolkit::with_panic_details`] says otherwise.
+//! - **Echoes**: names the model sent that come back in an error (an unknown tool, group or
+//!   argument) have control characters escaped and are cut to a few dozen characters, so a
+//!   model cannot forge transcript lines or terminal escapes through them.
+//! - **Key order.** By default the rendered definitions and results have their JSON object
+//!   keys sorted (serde_json's default map), so schema properties appear alphabetically, not
+//!   in parameter order. The `preserve_order` cargo feature keeps declaration order (schema
+//!   properties in parameter and field order, `reset_tools` groups in toolkit order), which
+//!   reads better and guides the order in which models write arguments; but it enables
+//!   serde_json's `preserve_order` for the whole build (Cargo unifies features), so every
+//!   crate's `serde_json::Map` becomes insertion-ordered and parsing JSON into a map gets
+//!   slower. It is opt-in so that adding `toolgroup` never changes another crate's behaviour.
 //! - **Groups are not a security boundary**: the model can activate any group it is shown.
 //!   Use a [`Policy`] to restrict what can run.
+//!
+//! # Per-call data, approvals, middleware, progress and cancellation
+//!
+//! [`Toolkit::call_with`] takes a [`CallContext`]: the call's id, per-call data (who the call
+//! is for: an [`Extension<T>`] parameter receives it, never part of the schema), a progress
+//! observer and a [`CancellationToken`]. Around each call, in this order: the [`Policy`]
+//! (async; [`RequireApproval`] asks an [`Approver`] before destructive tools), then tower
+//! layers ([`Toolkit::layer`], last added outermost; tower's own layers work as they are, and
+//! [`middleware`] ships an audit log, a result size cap and a cache for idempotent tools),
+//! then the tool with its timeout. A call that uses none of this pays for none of it.
+//!
+//! ```
+//! use std::sync::{Arc, Mutex};
+//! use std::time::Duration;
+//! use toolgroup::middleware::{AuditLayer, AuditRecord, MaxResultSize};
+//! use toolgroup::prelude::*;
+//! use toolgroup::{Approver, BoxFuture, Decision, PolicyRequest, Progress, RequireApproval};
+//!
+//! #[derive(Clone)]
+//! struct User(String);
+//!
+//! /// Delete a file.
+//! #[tool(destructive)]
+//! async fn delete(
+//!     /// The file.
+//!     path: String,
+//!     Extension(user): Extension<User>,
+//!     ctx: ToolContext<'_>,
+//! ) -> String {
+//!     ctx.report(1.0, Some(1.0), Some("deleted"));
+//!     format!("{} deleted {path}", user.0)
+//! }
+//!
+//! #[tool_group(name = "files", description = "Files.", tools = [delete])]
+//! struct Files;
+//!
+//! #[toolkit]
+//! struct Agent {
+//!     #[basic]
+//!     files: Files,
+//! }
+//!
+//! /// Says yes to Ada only (a real approver asks a human).
+//! struct AdaOnly;
+//!
+//! impl Approver for AdaOnly {
+//!     fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+//!         Box::pin(async move {
+//!             match request.extension::<User>() {
+//!                 Some(User(name)) if name == "ada" => Decision::Allow,
+//!                 _ => Decision::deny("only Ada may delete"),
+//!             }
+//!         })
+//!     }
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let audit: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
+//! let sink = audit.clone();
+//! let toolkit = Toolkit::new(Agent { files: Files })
+//!     .with_policy(RequireApproval::new(AdaOnly).timeout(Duration::from_secs(60)))
+//!     .layer(MaxResultSize::new(8 * 1024))
+//!     .layer(AuditLayer::new(move |r: &AuditRecord| sink.lock().unwrap().push(r.clone())));
+//! let mut session = toolkit.session();
+//!
+//! let steps = Arc::new(Mutex::new(Vec::new()));
+//! let seen = steps.clone();
+//! let cx = CallContext::new()
+//!     .with_id("call_1")
+//!     .with_extension(User("ada".into()))
+//!     .on_progress(move |e| {
+//!         if let Progress::Step { message, .. } = e.progress {
+//!             seen.lock().unwrap().push(message.clone());
+//!         }
+//!     });
+//! let r = toolkit.call_with(&mut session, "delete", r#"{"path": "a.txt"}"#, &cx).await;
+//! assert_eq!(r.text_joined(), "ada deleted a.txt");
+//! assert_eq!(*steps.lock().unwrap(), [Some("deleted".to_owned())]);
+//!
+//! let bob = CallContext::new().with_extension(User("bob".into()));
+//! let r = toolkit.call_with(&mut session, "delete", r#"{"path": "a.txt"}"#, &bob).await;
+//! assert!(r.is_error);
+//! assert!(r.text_joined().ends_with("not approved: only Ada may delete"));
+//! // The policy refused before any layer: one audited call.
+//! assert_eq!(audit.lock().unwrap().len(), 1);
+//! # }
+//! ```
 //!
 //! # Documentation and catalog
 //!
@@ -143,9 +244,15 @@
 //!
 //! # Cargo features
 //!
-//! None yet. A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation
-//! on docs.rs is built with every feature and `--cfg docsrs`, which turns on rustdoc's
-//! `doc_cfg`, so each such item shows the feature that enables it.
+//! All off by default.
+//!
+//! | Feature | What it adds |
+//! |---|---|
+//! | `preserve_order` | JSON object keys in declaration order in rendered definitions and results (see **Key order** above) |
+//!
+//! A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation on docs.rs
+//! is built with every feature and `--cfg docsrs`, which turns on rustdoc's `doc_cfg`, so each
+//! such item shows the feature that enables it.
 //!
 //! # Guides
 //!
@@ -180,11 +287,17 @@ pub use toolgroup_core::*;
 /// parameter with `///` on it or in a rustdoc `# Arguments` list (`` * `query` - ... ``).
 /// `Option<T>` parameters are optional. `#[serde(...)]` and `#[schemars(...)]` attributes on
 /// a parameter go to its field. A parameter of type [`ToolContext`] is injected, not part of
-/// the schema. `#[args] params: MyParams` takes the whole arguments struct instead.
+/// the schema, and so is an [`Extension<T>`] parameter (any pattern, e.g.
+/// `Extension(user): Extension<User>`): the per-call value of type `T` the caller attached
+/// ([`CallContext::with_extension`]); a call without one is an error result naming `T`.
+/// `#[args] params: MyParams` takes the whole arguments struct instead.
 ///
-/// The return type may be `String`/`&str`/`Cow<str>` (text), `()` (no content), anything
-/// `Serialize` (structured content plus its JSON text; an output schema when it is
-/// `JsonSchema`), or `Result<T, E>` of those with `E: Display` (an error result).
+/// The return type may be anything [`IntoCallResult`] (`String`/`&str`/`Cow<str>` as text,
+/// `()` as no content, [`Image`] or [`Audio`] from bytes and a MIME type, [`Content`] blocks
+/// (`Content` or `Vec<Content>`: text, images, audio, embedded resources, resource links), a
+/// whole [`CallResult`], or your own type), else anything `Serialize` (structured content
+/// plus its JSON text; an output schema when it is `JsonSchema`), or `Result<T, E>` of those
+/// with `E: Display` (an error result).
 ///
 /// ```
 /// use toolgroup::prelude::*;
@@ -436,8 +549,8 @@ pub use toolgroup_macros::toolkit;
 /// Everything a tool author needs: `use toolgroup::prelude::*;`.
 pub mod prelude {
     pub use toolgroup_core::{
-        CallContext, CallResult, Content, Extension, GroupId, Registry, Session, ToolCall,
-        ToolContext, ToolDefinition, Toolkit,
+        Audio, CallContext, CallResult, Content, Extension, GroupId, Image, Registry, Session,
+        ToolCall, ToolContext, ToolDefinition, Toolkit,
     };
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }

@@ -2,6 +2,15 @@
 //! sessions, dispatch and the `reset_tools` meta tool.
 //!
 //! Users depend on the `toolgroup` crate, which re-exports this one together with the macros.
+//!
+//! # Cargo features
+//!
+//! - `preserve_order` (off by default): keep JSON object keys in insertion order, so schema
+//!   properties follow the parameters and fields as declared and `reset_tools` lists the groups
+//!   in toolkit order; without it they are sorted. It enables serde_json's (and schemars')
+//!   `preserve_order`, which Cargo unifies across the whole build: every crate's
+//!   `serde_json::Map` then keeps insertion order, and parsing into a map gets slower. The
+//!   `toolgroup` crate forwards it as its own `preserve_order` feature.
 
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -36,7 +45,7 @@ pub use output::IntoCallResult;
 pub use policy::{Approver, BoxFuture, Decision, Policy, PolicyRequest, RequireApproval};
 pub use registry::{GroupId, Registry, UnknownGroup};
 pub use reset::{RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
-pub use result::{CallResult, Content};
+pub use result::{Annotations, Audio, CallResult, Content, Image, ResourceContents, Role};
 pub use session::{RestoreError, Session};
 pub use tool::{Tool, ToolAnnotations, ToolInfo, ToolSchemas};
 pub use toolkit::{ToolCall, ToolDefinition, Toolkit};

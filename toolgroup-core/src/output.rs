@@ -15,7 +15,8 @@ use crate::schema::schema_for;
 /// `#[tool]` uses this when the return type implements it, and otherwise serialises the value
 /// (`Serialize`) into structured content plus its JSON text. Implemented for `String`, `&str`
 /// and `Cow<str>` (a text block), `()` (no content), [`Content`] and `Vec<Content>` (those
-/// blocks) and [`CallResult`] (as is). Implement it for your own types to control the blocks
+/// blocks), [`Image`](crate::Image) and [`Audio`](crate::Audio) (one block) and [`CallResult`]
+/// (as is). Implement it for your own types to control the blocks
 /// a tool returns; such a type gets no output schema.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's result",

@@ -121,6 +121,12 @@ pub trait Approver: Send + Sync + 'static {
     fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision>;
 }
 
+impl<A: Approver> Approver for std::sync::Arc<A> {
+    fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+        (**self).approve(request)
+    }
+}
+
 /// A [`Policy`] that asks an [`Approver`] before running tools marked `destructive` (and any
 /// tools named with [`tool`](Self::tool)); every other call is allowed at once.
 ///

@@ -277,7 +277,8 @@ pub(crate) fn refusal(
         list_names(names.iter().copied()),
         example(names)
     );
-    let _ = write!(text, "Active groups (unchanged): {}", plain_list(active));
+    text.push_str("Active groups (unchanged): ");
+    push_list(&mut text, active);
     CallResult {
         content: vec![Content::text(text)],
         structured_content: Some(json!({
@@ -303,14 +304,6 @@ fn example(names: &[&str]) -> String {
     }
     out.push('}');
     out
-}
-
-fn plain_list(names: &[&str]) -> String {
-    if names.is_empty() {
-        "none".to_owned()
-    } else {
-        names.join(", ")
-    }
 }
 
 /// The answer to an accepted call.
@@ -380,6 +373,7 @@ pub(crate) fn accepted(
     }
 }
 
+/// `a, b, c` (or `none`), as plain words: the answer's lists.
 fn push_list(text: &mut String, names: &[&str]) {
     if names.is_empty() {
         text.push_str("none");

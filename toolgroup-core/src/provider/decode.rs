@@ -4,7 +4,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::args::{ArgumentsBuf, json_kind, truncate};
+use crate::args::{ArgumentsBuf, json_kind};
+use crate::echo::echo;
 use crate::toolkit::ToolCall;
 
 /// A provider payload of the wrong shape: what was expected where, and what was found.
@@ -44,6 +45,7 @@ impl std::error::Error for DecodeError {}
 /// A tool result cannot be sent back: the provider needs the call's id to match the result to
 /// its call, and the [`ToolCall`] has none.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MissingCallId {
     /// The provider that needs the id.
     pub provider: &'static str,
@@ -56,7 +58,7 @@ impl fmt::Display for MissingCallId {
         write!(
             f,
             "the call of `{}` has no id, and {} needs it to match the result to its call; keep the id the provider sent (`ToolCall::with_id`)",
-            truncate(&self.tool, 64),
+            echo(&self.tool, 64),
             self.provider
         )
     }

@@ -1,16 +1,49 @@
-//! MCP: `Tool` objects, `tools/call` requests and `CallToolResult`s.
+//! MCP: `Tool` objects (with `outputSchema` wrapping), `tools/call` requests and
+//! `CallToolResult`s.
 
 use serde_json::{Map, Value, json};
 
-use super::decode::{At, DecodeError, call};
-use super::transform::{MCP_RESULT_KEY, mcp_output_schema, object_root};
+use super::decode::{At, DecodeError, MissingCallId, call};
+use super::format::{Definition, Encoded, Format, Strictness};
+use super::schema::object_root;
 use crate::result::CallResult;
 use crate::toolkit::{ToolCall, ToolDefinition};
 
 const NAME: &str = "MCP";
 
+/// MCP `tools/list` and `tools/call`.
+pub(crate) struct Mcp;
+
+impl Format for Mcp {
+    fn definitions(&self, defs: &[&ToolDefinition]) -> Vec<Definition> {
+        defs.iter()
+            .map(|def| {
+                let (json, wrapped) = definition(def);
+                Definition {
+                    json,
+                    strictness: Strictness::NotApplicable,
+                    wrapped,
+                }
+            })
+            .collect()
+    }
+
+    fn decode(&self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+        decode(payload)
+    }
+
+    fn result(
+        &self,
+        _call: &ToolCall,
+        result: &CallResult,
+        wrapped: Option<bool>,
+    ) -> Result<Encoded, MissingCallId> {
+        Ok(Encoded::item(call_tool_result(result, wrapped)))
+    }
+}
+
 /// A `Tool`, and whether its output is wrapped (`None` when it declares no output schema).
-pub(super) fn definition(def: &ToolDefinition) -> (Value, Option<bool>) {
+fn definition(def: &ToolDefinition) -> (Value, Option<bool>) {
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(def.name));
     tool.insert("description".to_owned(), json!(def.description));
@@ -40,7 +73,7 @@ pub(super) fn definition(def: &ToolDefinition) -> (Value, Option<bool>) {
 }
 
 /// A `tools/call` request (its JSON-RPC `id` becomes the call's id) or its `params`.
-pub(super) fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
+fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
     let at = At::root(NAME, payload);
     let map = at.object()?;
     let (id, params) = if map.contains_key("method") {
@@ -72,10 +105,11 @@ pub(super) fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
     Ok(vec![one])
 }
 
-/// A `CallToolResult`. MCP's `structuredContent` is an object: the output of a tool whose
+/// A `CallToolResult`: every content block as is (MCP defines them; no size limit is stated).
+/// MCP's `structuredContent` is an object: the output of a tool whose
 /// `outputSchema` was wrapped, or any non-object output, is sent as `{"result": <output>}`.
 /// The text content is the result's own text (for structured output, its JSON unwrapped).
-pub(super) fn result(result: &CallResult, wrapped: Option<bool>) -> Value {
+fn call_tool_result(result: &CallResult, wrapped: Option<bool>) -> Value {
     let mut out = Map::new();
     out.insert(
         "content".to_owned(),
@@ -92,4 +126,54 @@ pub(super) fn result(result: &CallResult, wrapped: Option<bool>) -> Value {
     }
     out.insert("isError".to_owned(), Value::Bool(result.is_error));
     Value::Object(out)
+}
+
+/// An MCP `outputSchema` and whether it wraps the tool's output.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct McpOutputSchema {
+    /// The schema to declare: always `"type": "object"`, as MCP requires.
+    pub schema: Value,
+    /// Whether the output is wrapped as `{"result": <output>}` (the output's own schema is
+    /// not an object schema), in which case the structured content must be wrapped too.
+    pub wrapped: bool,
+}
+
+/// The property that holds a wrapped MCP structured output.
+const MCP_RESULT_KEY: &str = "result";
+
+/// A tool's output schema as MCP's `outputSchema`, which must describe an object.
+///
+/// An output whose schema is `"type": "object"` is declared as is. Any other output (a list,
+/// a number, an `Option`, an enum) is wrapped: `{"type": "object", "properties": {"result":
+/// <schema>}, "required": ["result"], "additionalProperties": false}`, with the inner
+/// `$defs` moved to the wrapper's root so references still resolve; the structured content
+/// of its results is then `{"result": <output>}` ([`Rendered::result_message`](super::Rendered::result_message)
+/// does this).
+pub fn mcp_output_schema(schema: &Value) -> McpOutputSchema {
+    let is_object = schema.get("type").and_then(Value::as_str) == Some("object");
+    if is_object {
+        return McpOutputSchema {
+            schema: schema.clone(),
+            wrapped: false,
+        };
+    }
+    let mut inner = schema.clone();
+    let defs = match &mut inner {
+        Value::Object(map) => map.remove("$defs"),
+        _ => None,
+    };
+    let mut wrapper = json!({
+        "type": "object",
+        "properties": { MCP_RESULT_KEY: inner },
+        "required": [MCP_RESULT_KEY],
+        "additionalProperties": false,
+    });
+    if let (Some(defs), Value::Object(map)) = (defs, &mut wrapper) {
+        map.insert("$defs".to_owned(), defs);
+    }
+    McpOutputSchema {
+        schema: wrapper,
+        wrapped: true,
+    }
 }

@@ -53,7 +53,10 @@
 //!
 //! [`Provider::decode_calls`] turns a provider's response into [`ToolCall`]s
 //! and [`Rendered::result_message`] turns a [`CallResult`](crate::CallResult) into the
-//! provider's tool-result message, so an agent turn is:
+//! provider's tool-result message, images, audio, documents and resource links included (each
+//! provider in its own shape; content a provider cannot take in a tool result follows in the
+//! next user message or is named in a note, and media over a provider's size limit become an
+//! error result; see [`Rendered::result_message`]), so an agent turn is:
 //!
 //! ```
 //! # use toolgroup_core::provider::{Provider, Rendered};
@@ -70,18 +73,29 @@
 //! ```
 
 mod anthropic;
+mod content;
 mod decode;
+mod format;
 mod gemini;
 mod mcp;
 mod openai;
 mod render;
-mod transform;
+mod schema;
 
+pub use anthropic::{
+    ANTHROPIC_MAX_IMAGE_BYTES, ANTHROPIC_MAX_MEDIA_BYTES, ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS,
+    ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_UNION_PARAMS,
+};
 pub use decode::{DecodeError, MissingCallId};
-pub use render::{AllowMode, Rendered, RenderedTool, Strictness};
-pub use transform::{
-    McpOutputSchema, NotStrict, anthropic_strict, gemini_json_schema, gemini_legacy_schema,
-    mcp_output_schema, openai_strict,
+pub use format::{AllowMode, Strictness};
+pub use gemini::{GEMINI_MAX_FUNCTIONS, GEMINI_MAX_INLINE_BYTES};
+pub use mcp::{McpOutputSchema, mcp_output_schema};
+pub use openai::{OPENAI_MAX_MEDIA_BYTES, OPENAI_MAX_TOOLS};
+pub use render::{Rendered, RenderedTool};
+pub use schema::{
+    NotStrict, OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING,
+    OPENAI_STRICT_MAX_PROPERTIES, anthropic_strict, gemini_json_schema, gemini_legacy_schema,
+    openai_strict,
 };
 
 use std::fmt;
@@ -89,40 +103,9 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
+use crate::suggest::list_names;
 use crate::toolkit::ToolCall;
-
-/// The most functions one OpenAI request may declare. Source: OpenAI API reference, Chat
-/// Completions `tools` ("A max of 128 functions are supported"); the same holds for Responses.
-pub const OPENAI_MAX_TOOLS: usize = 128;
-
-/// The most object properties one OpenAI strict schema may have in total. Source: OpenAI
-/// Structured Outputs guide, "Supported schemas" (Azure OpenAI allows 100).
-pub const OPENAI_STRICT_MAX_PROPERTIES: usize = 5000;
-
-/// The deepest nesting of objects in one OpenAI strict schema. Source: OpenAI Structured
-/// Outputs guide, "Supported schemas" (Azure OpenAI allows 5).
-pub const OPENAI_STRICT_MAX_NESTING: usize = 10;
-
-/// The most enum values one OpenAI strict schema may have across all its enums. Source:
-/// OpenAI Structured Outputs guide, "Supported schemas".
-pub const OPENAI_STRICT_MAX_ENUM_VALUES: usize = 1000;
-
-/// The most tools marked strict in one Anthropic request. Source: Anthropic structured
-/// outputs documentation, "strict tool use" limits.
-pub const ANTHROPIC_MAX_STRICT_TOOLS: usize = 20;
-
-/// The most optional parameters across all strict tools of one Anthropic request. Source:
-/// Anthropic structured outputs documentation, "strict tool use" limits.
-pub const ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS: usize = 24;
-
-/// The most union-typed parameters (`anyOf` or a list of types) across all strict tools of one
-/// Anthropic request. Source: Anthropic structured outputs documentation, "strict tool use"
-/// limits.
-pub const ANTHROPIC_MAX_STRICT_UNION_PARAMS: usize = 16;
-
-/// The most function declarations in one Gemini request. Source: Vertex AI function calling
-/// reference, "Limitations" ("a maximum of 128 function declarations").
-pub const GEMINI_MAX_FUNCTIONS: usize = 128;
+use format::Format;
 
 /// A consumer of tool definitions: an LLM provider's API, or MCP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -191,6 +174,19 @@ impl Provider {
         }
     }
 
+    /// The provider's rules (each provider's file implements them).
+    pub(crate) fn format(self) -> &'static dyn Format {
+        match self {
+            Provider::OpenAiChat => &openai::Chat,
+            Provider::OpenAiResponses => &openai::Responses,
+            Provider::Anthropic => &anthropic::Anthropic { strict: false },
+            Provider::AnthropicStrict => &anthropic::Anthropic { strict: true },
+            Provider::Gemini => &gemini::Gemini { legacy: false },
+            Provider::GeminiLegacy => &gemini::Gemini { legacy: true },
+            Provider::Mcp => &mcp::Mcp,
+        }
+    }
+
     /// Parse the tool calls of a provider's response.
     ///
     /// Accepted inputs, per provider (each also accepts the bare list):
@@ -214,13 +210,7 @@ impl Provider {
     /// arguments that are neither text nor an object...) gives a [`DecodeError`] naming the
     /// path of the problem.
     pub fn decode_calls(self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
-        match self {
-            Provider::OpenAiChat => openai::decode_chat(payload),
-            Provider::OpenAiResponses => openai::decode_responses(payload),
-            Provider::Anthropic | Provider::AnthropicStrict => anthropic::decode(payload),
-            Provider::Gemini | Provider::GeminiLegacy => gemini::decode(payload),
-            Provider::Mcp => mcp::decode(payload),
-        }
+        self.format().decode(payload)
     }
 }
 
@@ -232,22 +222,17 @@ impl fmt::Display for Provider {
 
 /// A provider name that [`Provider::from_str`] does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnknownProvider(pub String);
 
 impl fmt::Display for UnknownProvider {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown provider `{}`; expected one of ",
-            crate::args::truncate(&self.0, 64)
-        )?;
-        for (i, p) in Provider::ALL.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{p}`")?;
-        }
-        Ok(())
+            "unknown provider `{}`; expected one of {}",
+            crate::echo::echo(&self.0, 64),
+            list_names(Provider::ALL.iter().map(|p| p.name()))
+        )
     }
 }
 

@@ -7,43 +7,17 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::Provider;
 use super::decode::{DecodeError, MissingCallId};
-use super::transform::{NotStrict, Stats, anthropic_strict, count, loose, object_root};
-use super::{
-    ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, ANTHROPIC_MAX_STRICT_TOOLS,
-    ANTHROPIC_MAX_STRICT_UNION_PARAMS, Provider, anthropic, gemini, mcp, openai,
-};
+use super::format::{AllowMode, Encoded, Envelope, Format, Strictness};
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
 use crate::toolkit::{ToolCall, ToolDefinition, Toolkit};
 
-/// Whether a rendered tool is strict.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Strictness {
-    /// Marked strict: the provider constrains the model's arguments to the schema.
-    Strict,
-    /// The provider has a strict mode, but this tool cannot use it: rendered non-strict with
-    /// its full schema, for the reason given.
-    Fallback(NotStrict),
-    /// The provider (or the chosen variant) has no strict mode: Gemini, MCP and
-    /// [`Provider::Anthropic`].
-    NotApplicable,
-}
-
-/// What the model may do in the mask delivery mode ([`Rendered::allowed_tools_json`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum AllowMode {
-    /// The model may call an allowed tool or answer in text (OpenAI `"auto"`, Gemini
-    /// `"VALIDATED"`).
-    #[default]
-    Auto,
-    /// The model must call one or more allowed tools (OpenAI `"required"`, Gemini `"ANY"`).
-    Required,
-}
-
 /// One pre-rendered tool definition.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct RenderedTool<'a> {
     /// The tool's name.
     pub name: &'static str,
@@ -83,26 +57,21 @@ pub struct Rendered<R: Registry> {
 impl<R: Registry> Rendered<R> {
     /// Render every definition of `toolkit` for `provider`.
     pub fn new(toolkit: &Toolkit<R>, provider: Provider) -> Self {
-        let mut entries = Vec::new();
-        let mut budget = AnthropicBudget::default();
-        for def in toolkit.all_definitions() {
-            let (json, strictness, wrapped) = render(def, provider, &mut budget);
-            let allowed = match provider {
-                Provider::OpenAiChat => openai::chat_allowed(def.name).to_string(),
-                Provider::OpenAiResponses => openai::responses_allowed(def.name).to_string(),
-                Provider::Gemini | Provider::GeminiLegacy => Value::from(def.name).to_string(),
-                Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp => String::new(),
-            };
-            let json =
-                RawValue::from_string(json.to_string()).expect("serde_json writes valid JSON");
-            entries.push(Entry {
+        let format = provider.format();
+        let defs: Vec<&ToolDefinition> = toolkit.all_definitions().collect();
+        let entries: Vec<Entry> = format
+            .definitions(&defs)
+            .into_iter()
+            .zip(&defs)
+            .map(|(rendered, def)| Entry {
                 name: def.name,
-                json,
-                allowed: allowed.into_boxed_str(),
-                strictness,
-                wrapped,
-            });
-        }
+                json: RawValue::from_string(rendered.json.to_string())
+                    .expect("serde_json writes valid JSON"),
+                allowed: format.allow_entry(def.name).into_boxed_str(),
+                strictness: rendered.strictness,
+                wrapped: rendered.wrapped,
+            })
+            .collect();
         if let Some(max) = provider.max_tools()
             && entries.len() > max
         {
@@ -220,39 +189,7 @@ impl<R: Registry> Rendered<R> {
         mode: AllowMode,
     ) -> Option<String> {
         self.check(toolkit);
-        let (open, close, none) = match (self.provider, mode) {
-            (Provider::OpenAiChat, AllowMode::Auto) => (
-                r#"{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":["#,
-                "]}}",
-                r#""none""#,
-            ),
-            (Provider::OpenAiChat, AllowMode::Required) => (
-                r#"{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":["#,
-                "]}}",
-                r#""none""#,
-            ),
-            (Provider::OpenAiResponses, AllowMode::Auto) => (
-                r#"{"type":"allowed_tools","mode":"auto","tools":["#,
-                "]}",
-                r#""none""#,
-            ),
-            (Provider::OpenAiResponses, AllowMode::Required) => (
-                r#"{"type":"allowed_tools","mode":"required","tools":["#,
-                "]}",
-                r#""none""#,
-            ),
-            (Provider::Gemini | Provider::GeminiLegacy, AllowMode::Auto) => (
-                r#"{"functionCallingConfig":{"mode":"VALIDATED","allowedFunctionNames":["#,
-                "]}}",
-                r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
-            ),
-            (Provider::Gemini | Provider::GeminiLegacy, AllowMode::Required) => (
-                r#"{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["#,
-                "]}}",
-                r#"{"functionCallingConfig":{"mode":"NONE"}}"#,
-            ),
-            (Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp, _) => return None,
-        };
+        let Envelope { open, close, empty } = self.format().allow_envelope(mode)?;
         let mut out = String::with_capacity(open.len() + close.len() + self.all_allowed_len());
         out.push_str(open);
         let mut any = false;
@@ -264,7 +201,7 @@ impl<R: Registry> Rendered<R> {
             any = true;
         }
         if !any {
-            return Some(none.to_owned());
+            return Some(empty.to_owned());
         }
         out.push_str(close);
         Some(out)
@@ -301,13 +238,44 @@ impl<R: Registry> Rendered<R> {
     /// | OpenAI Chat | message `{"role":"tool","tool_call_id","content"}` |
     /// | OpenAI Responses | input item `{"type":"function_call_output","call_id","output"}` |
     /// | Anthropic | content block `{"type":"tool_result","tool_use_id","content","is_error"}` |
-    /// | Gemini | part `{"functionResponse":{"id","name","response"}}` |
+    /// | Gemini | part `{"functionResponse":{"id","name","response","parts"}}` |
     /// | MCP | `CallToolResult` `{"content","structuredContent","isError"}` |
     ///
     /// OpenAI has no error flag: an error result's text is prefixed with `Error: `. Gemini's
     /// `response` is `{"output": ...}` (the structured value, or the text) or `{"error":
     /// text}`. For MCP, a non-object structured output is wrapped as `{"result": ...}`
     /// (see [`mcp_output_schema`](super::mcp_output_schema)).
+    ///
+    /// # Content blocks
+    ///
+    /// How each [`Content`](crate::Content) block reaches each provider. "Note" means a text
+    /// line in the result that names the block (`[audio (audio/ogg, 912 bytes): not shown,
+    /// Anthropic cannot receive this kind of content]`), so nothing is dropped silently;
+    /// "next message" means the block is delivered in a user message right after the results,
+    /// by [`result_messages`](Self::result_messages), with a note in the result saying so
+    /// (with `result_message`, take those parts from
+    /// [`result_attachments`](Self::result_attachments)). Gemini reads media in a function
+    /// response's `parts` from Gemini 3 on.
+    ///
+    /// | block | OpenAI Chat | OpenAI Responses | Anthropic | Gemini | MCP |
+    /// |---|---|---|---|---|---|
+    /// | text | text | `input_text` (or the plain string when all blocks are text) | `text` | in `output` | as is |
+    /// | image (PNG, JPEG, WebP, GIF) | next message, `image_url` data URL | `input_image` data URL | `image` block, base64 source | `parts[].inlineData` (PNG, JPEG, WebP; GIF: note) | as is |
+    /// | audio | next message, `input_audio` (WAV, MP3; others: note) | note | note | an `inlineData` part of the same user content, after the function responses | as is |
+    /// | text resource | text: a header line with the URI, then the text | `input_text`, the same | `text`, the same | in `output`, the same | as is |
+    /// | binary resource | PDF: next message, `file` with `file_data`; image: as an image; else note | PDF: `input_file` with `file_data`; image: as an image; else note | PDF: `document` block, base64 source; image: as an image; else note | PDF, plain text, PNG, JPEG, WebP: `parts[].inlineData`; else note | as is |
+    /// | resource link | text: `Resource link: name <uri> (mime, size bytes): description` | `input_text`, the same | `text`, the same | in `output`, the same | as is |
+    ///
+    /// Annotations are MCP's alone; the other providers have no place for them.
+    ///
+    /// # Size limits
+    ///
+    /// A result whose media (the base64 of its images, audio and binary resources) pass the
+    /// provider's limit is sent as an error result naming the sizes instead, so the model can
+    /// try something smaller: [`OPENAI_MAX_MEDIA_BYTES`](super::OPENAI_MAX_MEDIA_BYTES),
+    /// [`ANTHROPIC_MAX_MEDIA_BYTES`](super::ANTHROPIC_MAX_MEDIA_BYTES) and
+    /// [`ANTHROPIC_MAX_IMAGE_BYTES`](super::ANTHROPIC_MAX_IMAGE_BYTES) (per image),
+    /// [`GEMINI_MAX_INLINE_BYTES`](super::GEMINI_MAX_INLINE_BYTES). MCP states no limit.
     ///
     /// # Errors
     ///
@@ -317,26 +285,43 @@ impl<R: Registry> Rendered<R> {
         call: &ToolCall,
         result: &CallResult,
     ) -> Result<Value, MissingCallId> {
-        match self.provider {
-            Provider::OpenAiChat => openai::chat_result(call, result),
-            Provider::OpenAiResponses => openai::responses_result(call, result),
-            Provider::Anthropic | Provider::AnthropicStrict => anthropic::result(call, result),
-            Provider::Gemini | Provider::GeminiLegacy => Ok(gemini::result(call, result)),
-            Provider::Mcp => {
-                let wrapped = self
-                    .index
-                    .get(call.name.as_str())
-                    .and_then(|&i| self.entries[i as usize].wrapped);
-                Ok(mcp::result(result, wrapped))
-            }
-        }
+        self.encode(call, result).map(|e| e.item)
+    }
+
+    /// The content parts of `result` that go in the user message after the results rather
+    /// than in the tool result itself (see [`result_message`](Self::result_message)): for
+    /// OpenAI Chat, a text part naming the call followed by its images, audio and PDF files;
+    /// for Gemini, its audio as `inlineData` parts. Empty for every other provider, and for
+    /// results without such content. [`result_messages`](Self::result_messages) already
+    /// places them.
+    ///
+    /// # Errors
+    ///
+    /// As [`result_message`](Self::result_message).
+    pub fn result_attachments(
+        &self,
+        call: &ToolCall,
+        result: &CallResult,
+    ) -> Result<Vec<Value>, MissingCallId> {
+        self.encode(call, result).map(|e| e.attachments)
+    }
+
+    fn encode(&self, call: &ToolCall, result: &CallResult) -> Result<Encoded, MissingCallId> {
+        let wrapped = self
+            .index
+            .get(call.name.as_str())
+            .and_then(|&i| self.entries[i as usize].wrapped);
+        self.format().result(call, result, wrapped)
     }
 
     /// A turn's results (as [`Toolkit::call_batch`] returns them, in call order) as what to
     /// append to the conversation: one message per result for OpenAI (and one
     /// `CallToolResult` per result for MCP); one user message of `tool_result` blocks for
-    /// Anthropic; one `{"role":"user","parts":[...]}` content for Gemini. No calls, no
-    /// messages.
+    /// Anthropic; one `{"role":"user","parts":[...]}` content for Gemini. For OpenAI Chat, the
+    /// images, audio and PDFs a tool message cannot carry follow in one user message after the
+    /// tool messages (each call's attachments introduced by a text part naming the call); for
+    /// Gemini, audio follows the function responses in the same content (see
+    /// [`result_message`](Self::result_message)). No calls, no messages.
     ///
     /// # Errors
     ///
@@ -358,16 +343,16 @@ impl<R: Registry> Rendered<R> {
         let items = calls
             .iter()
             .zip(results)
-            .map(|(c, r)| self.result_message(c, r))
+            .map(|(c, r)| self.encode(c, r))
             .collect::<Result<Vec<_>, _>>()?;
         if items.is_empty() {
-            return Ok(items);
+            return Ok(Vec::new());
         }
-        Ok(match self.provider {
-            Provider::Anthropic | Provider::AnthropicStrict => vec![anthropic::message(items)],
-            Provider::Gemini | Provider::GeminiLegacy => vec![gemini::message(items)],
-            Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Mcp => items,
-        })
+        Ok(self.format().messages(items))
+    }
+
+    fn format(&self) -> &'static dyn Format {
+        self.provider.format()
     }
 
     fn check(&self, toolkit: &Toolkit<R>) {
@@ -390,10 +375,7 @@ impl<R: Registry> Rendered<R> {
 
     /// The definitions at `indices`, in the request's envelope, in one allocation.
     fn concat(&self, indices: impl Iterator<Item = usize>) -> String {
-        let (open, close) = match self.provider {
-            Provider::Gemini | Provider::GeminiLegacy => (r#"[{"functionDeclarations":["#, "]}]"),
-            _ => ("[", "]"),
-        };
+        let Envelope { open, close, empty } = self.format().tools_envelope();
         let capacity = if self.all_json.is_empty() {
             open.len()
                 + close.len()
@@ -417,7 +399,7 @@ impl<R: Registry> Rendered<R> {
         }
         if !any {
             out.clear();
-            out.push_str("[]");
+            out.push_str(empty);
             return out;
         }
         out.push_str(close);
@@ -449,103 +431,4 @@ impl<R: Registry> fmt::Debug for Rendered<R> {
 
 fn parse(json: &str) -> Value {
     serde_json::from_str(json).expect("pre-rendered definitions are valid JSON")
-}
-
-/// What Anthropic strict tools already listed have spent of the per-request limits.
-#[derive(Default)]
-struct AnthropicBudget {
-    tools: usize,
-    optional: usize,
-    unions: usize,
-}
-
-impl AnthropicBudget {
-    /// Take the cost of one more strict tool, or say which limit it would pass.
-    fn take(&mut self, stats: &Stats) -> Result<(), String> {
-        let over = if self.tools + 1 > ANTHROPIC_MAX_STRICT_TOOLS {
-            Some(format!("{ANTHROPIC_MAX_STRICT_TOOLS} strict tools"))
-        } else if self.optional + stats.optional > ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS {
-            Some(format!(
-                "{ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS} optional parameters across strict tools"
-            ))
-        } else if self.unions + stats.unions > ANTHROPIC_MAX_STRICT_UNION_PARAMS {
-            Some(format!(
-                "{ANTHROPIC_MAX_STRICT_UNION_PARAMS} union-typed parameters across strict tools"
-            ))
-        } else {
-            None
-        };
-        if let Some(limit) = over {
-            return Err(format!(
-                "would pass Anthropic's per-request limit of {limit}, used up by the strict tools listed before it"
-            ));
-        }
-        self.tools += 1;
-        self.optional += stats.optional;
-        self.unions += stats.unions;
-        Ok(())
-    }
-}
-
-fn render(
-    def: &ToolDefinition,
-    provider: Provider,
-    budget: &mut AnthropicBudget,
-) -> (Value, Strictness, Option<bool>) {
-    match provider {
-        Provider::OpenAiChat | Provider::OpenAiResponses => {
-            let (parameters, strictness) = openai::parameters(def);
-            let strict = strictness == Strictness::Strict;
-            let json = if provider == Provider::OpenAiChat {
-                openai::chat_definition(def, parameters, strict)
-            } else {
-                openai::responses_definition(def, parameters, strict)
-            };
-            (json, strictness, None)
-        }
-        Provider::Anthropic => (
-            anthropic::definition(def, loose(&object_root(&def.input_schema)), false),
-            Strictness::NotApplicable,
-            None,
-        ),
-        Provider::AnthropicStrict => {
-            let attempt = anthropic_strict(&def.input_schema).and_then(|schema| {
-                let mut stats = Stats::default();
-                count(&schema, &mut stats);
-                budget
-                    .take(&stats)
-                    .map(|()| schema)
-                    .map_err(|reason| NotStrict {
-                        path: String::new(),
-                        reason,
-                    })
-            });
-            match attempt {
-                Ok(schema) => (
-                    anthropic::definition(def, schema, true),
-                    Strictness::Strict,
-                    None,
-                ),
-                Err(why) => (
-                    anthropic::definition(def, loose(&object_root(&def.input_schema)), false),
-                    Strictness::Fallback(why),
-                    None,
-                ),
-            }
-        }
-        Provider::Gemini => (
-            gemini::definition(def, false),
-            Strictness::NotApplicable,
-            None,
-        ),
-        Provider::GeminiLegacy => (
-            gemini::definition(def, true),
-            Strictness::NotApplicable,
-            None,
-        ),
-        Provider::Mcp => {
-            let (json, wrapped) = mcp::definition(def);
-            (json, Strictness::NotApplicable, wrapped)
-        }
-    }
 }
