@@ -68,7 +68,7 @@ pub mod __private {
         boxed::Box,
         clone::Clone,
         fmt::Display,
-        future::Future,
+        future::{Future, ready},
         marker::Send,
         option::Option::{self, None, Some},
         result::Result::{self, Err, Ok},

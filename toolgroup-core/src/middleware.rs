@@ -210,6 +210,73 @@ impl Service<ToolRequest> for RunTool {
 // ---------------------------------------------------------------------------------------------
 // Shipped layers
 
+/// The response future of the shipped layers.
+pub type ToolFuture = BoxFuture<'static, Result<CallResult, BoxError>>;
+
+/// What a shipped layer does around the service it wraps: given the request and a way to
+/// call the inner service, the response.
+pub trait Around: Clone + Send + Sync + 'static {
+    /// Answer `request`, calling `next` to run the inner service (or not, to short-circuit).
+    fn around(
+        &self,
+        request: ToolRequest,
+        next: &mut dyn FnMut(ToolRequest) -> ToolFuture,
+    ) -> ToolFuture;
+}
+
+/// The service of a shipped layer ([`AuditLayer`], [`MaxResultSize`], [`IdempotentCache`]):
+/// the inner service plus what the layer does around it.
+#[derive(Clone)]
+pub struct Wrapped<S, A> {
+    inner: S,
+    around: A,
+}
+
+impl<S, A> fmt::Debug for Wrapped<S, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Wrapped").finish_non_exhaustive()
+    }
+}
+
+impl<S, A> Service<ToolRequest> for Wrapped<S, A>
+where
+    S: Service<ToolRequest, Response = CallResult>,
+    S::Error: Into<BoxError>,
+    S::Future: Send + 'static,
+    A: Around,
+{
+    type Response = CallResult;
+    type Error = BoxError;
+    type Future = ToolFuture;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        self.inner.poll_ready(cx).map_err(Into::into)
+    }
+
+    fn call(&mut self, request: ToolRequest) -> ToolFuture {
+        let inner = &mut self.inner;
+        self.around.around(request, &mut |request| {
+            let future = inner.call(request);
+            Box::pin(async move { future.await.map_err(Into::into) })
+        })
+    }
+}
+
+/// Implements `Layer` for a shipped layer: it wraps any service in [`Wrapped`].
+macro_rules! wrapping_layer {
+    ($layer:ty) => {
+        impl<S> Layer<S> for $layer {
+            type Service = Wrapped<S, $layer>;
+            fn layer(&self, inner: S) -> Wrapped<S, $layer> {
+                Wrapped {
+                    inner,
+                    around: self.clone(),
+                }
+            }
+        }
+    };
+}
+
 /// What [`AuditLayer`] records of one call.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -258,44 +325,14 @@ impl fmt::Debug for AuditLayer {
     }
 }
 
-impl<S> Layer<S> for AuditLayer {
-    type Service = Audit<S>;
-    fn layer(&self, inner: S) -> Audit<S> {
-        Audit {
-            inner,
-            sink: self.sink.clone(),
-        }
-    }
-}
+wrapping_layer!(AuditLayer);
 
-/// The service of [`AuditLayer`].
-#[derive(Clone)]
-pub struct Audit<S> {
-    inner: S,
-    sink: Arc<dyn Fn(&AuditRecord) + Send + Sync>,
-}
-
-impl<S> fmt::Debug for Audit<S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Audit")
-    }
-}
-
-impl<S> Service<ToolRequest> for Audit<S>
-where
-    S: Service<ToolRequest, Response = CallResult>,
-    S::Error: Into<BoxError>,
-    S::Future: Send + 'static,
-{
-    type Response = CallResult;
-    type Error = BoxError;
-    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
-        self.inner.poll_ready(cx).map_err(Into::into)
-    }
-
-    fn call(&mut self, request: ToolRequest) -> Self::Future {
+impl Around for AuditLayer {
+    fn around(
+        &self,
+        request: ToolRequest,
+        next: &mut dyn FnMut(ToolRequest) -> ToolFuture,
+    ) -> ToolFuture {
         let mut record = AuditRecord {
             tool: request.tool,
             group: request.group,
@@ -305,9 +342,9 @@ where
         };
         let sink = self.sink.clone();
         let started = Instant::now();
-        let future = self.inner.call(request);
+        let future = next(request);
         Box::pin(async move {
-            let result = future.await.map_err(Into::into);
+            let result = future.await;
             record.duration = started.elapsed();
             record.is_error = result.as_ref().map_or(true, |r| r.is_error);
             sink(&record);
@@ -379,38 +416,17 @@ impl MaxResultSize {
     }
 }
 
-impl<S> Layer<S> for MaxResultSize {
-    type Service = MaxResultSizeService<S>;
-    fn layer(&self, inner: S) -> MaxResultSizeService<S> {
-        MaxResultSizeService { inner, cap: *self }
-    }
-}
+wrapping_layer!(MaxResultSize);
 
-/// The service of [`MaxResultSize`].
-#[derive(Debug, Clone)]
-pub struct MaxResultSizeService<S> {
-    inner: S,
-    cap: MaxResultSize,
-}
-
-impl<S> Service<ToolRequest> for MaxResultSizeService<S>
-where
-    S: Service<ToolRequest, Response = CallResult>,
-    S::Error: Into<BoxError>,
-    S::Future: Send + 'static,
-{
-    type Response = CallResult;
-    type Error = BoxError;
-    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
-        self.inner.poll_ready(cx).map_err(Into::into)
-    }
-
-    fn call(&mut self, request: ToolRequest) -> Self::Future {
-        let future = self.inner.call(request);
-        let cap = self.cap;
-        Box::pin(async move { future.await.map(|r| cap.apply(r)).map_err(Into::into) })
+impl Around for MaxResultSize {
+    fn around(
+        &self,
+        request: ToolRequest,
+        next: &mut dyn FnMut(ToolRequest) -> ToolFuture,
+    ) -> ToolFuture {
+        let future = next(request);
+        let cap = *self;
+        Box::pin(async move { future.await.map(|r| cap.apply(r)) })
     }
 }
 
@@ -509,43 +525,19 @@ impl fmt::Debug for IdempotentCache {
     }
 }
 
-impl<S> Layer<S> for IdempotentCache {
-    type Service = IdempotentCacheService<S>;
-    fn layer(&self, inner: S) -> IdempotentCacheService<S> {
-        IdempotentCacheService {
-            inner,
-            cache: self.clone(),
-        }
-    }
-}
+wrapping_layer!(IdempotentCache);
 
-/// The service of [`IdempotentCache`].
-#[derive(Debug, Clone)]
-pub struct IdempotentCacheService<S> {
-    inner: S,
-    cache: IdempotentCache,
-}
-
-impl<S> Service<ToolRequest> for IdempotentCacheService<S>
-where
-    S: Service<ToolRequest, Response = CallResult>,
-    S::Error: Into<BoxError>,
-    S::Future: Send + 'static,
-{
-    type Response = CallResult;
-    type Error = BoxError;
-    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
-        self.inner.poll_ready(cx).map_err(Into::into)
-    }
-
-    fn call(&mut self, request: ToolRequest) -> Self::Future {
-        let key = self.cache.key(&request);
+impl Around for IdempotentCache {
+    fn around(
+        &self,
+        request: ToolRequest,
+        next: &mut dyn FnMut(ToolRequest) -> ToolFuture,
+    ) -> ToolFuture {
+        let key = self.key(&request);
         if let Some(key) = &key {
-            let mut state = self.cache.lock();
+            let mut state = self.lock();
             match state.entries.get(key) {
-                Some((at, result)) if at.elapsed() < self.cache.ttl => {
+                Some((at, result)) if at.elapsed() < self.ttl => {
                     let hit = result.clone();
                     return Box::pin(std::future::ready(Ok(hit)));
                 }
@@ -555,10 +547,10 @@ where
                 None => {}
             }
         }
-        let future = self.inner.call(request);
-        let cache = self.cache.clone();
+        let future = next(request);
+        let cache = self.clone();
         Box::pin(async move {
-            let result = future.await.map_err(Into::into)?;
+            let result = future.await?;
             if let Some(key) = key
                 && !result.is_error
                 && cache.capacity > 0

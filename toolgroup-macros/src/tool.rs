@@ -497,6 +497,27 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
         callee
     };
     let convert = conversion(&model.output, &p, quote!(__toolgroup_value));
+    // A sync tool runs when its future is created (inside the caller's poll) and returns a
+    // ready future: no state machine of its own on the call path.
+    let body = if model.is_async {
+        quote! {
+            async move {
+                #unpack
+                #(#extensions)*
+                let __toolgroup_value = #invoke;
+                #convert
+            }
+        }
+    } else {
+        quote! {
+            #p::ready((move || -> #krate::CallResult {
+                #unpack
+                #(#extensions)*
+                let __toolgroup_value = #invoke;
+                #convert
+            })())
+        }
+    };
     let output_schema = match &model.output {
         Output::Value(ty) => probe(ty, &p),
         Output::Result { ok, .. } => match &**ok {
@@ -575,12 +596,7 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
                 __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
                 __toolgroup_args: Self::Args,
             ) -> impl #p::Future<Output = #krate::CallResult> + #p::Send + '__toolgroup {
-                async move {
-                    #unpack
-                    #(#extensions)*
-                    let __toolgroup_value = #invoke;
-                    #convert
-                }
+                #body
             }
         }
     }

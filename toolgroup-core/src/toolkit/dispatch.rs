@@ -259,7 +259,7 @@ impl<R: Registry> Toolkit<R> {
             let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
             (Target::Reset, RESET_TOOLS, None, reset.annotations)
         } else {
-            let Some(&slot) = self.core.slot(name) else {
+            let Some((index, &slot)) = self.core.lookup(name) else {
                 return ("unknown_tool", self.unknown_tool(session, name));
             };
             let group = R::GROUPS[slot.group as usize].name;
@@ -269,10 +269,7 @@ impl<R: Registry> Toolkit<R> {
                 return ("inactive_group", self.inactive(slot.info.name, group));
             }
             let timeout = slot.info.timeout.or(self.default_timeout);
-            let target = Target::Tool {
-                index: self.core.index[name],
-                timeout,
-            };
+            let target = Target::Tool { index, timeout };
             (target, slot.info.name, Some(group), slot.info.annotations)
         };
         let extensions = cx.context.map(CallContext::extensions);
@@ -477,6 +474,7 @@ impl<R: Registry> Core<R> {
 }
 
 /// The outcome label and result of a finished tool future.
+#[inline]
 fn finish(
     slot: &Slot,
     outcome: Result<Result<CallResult, ArgumentError>, String>,

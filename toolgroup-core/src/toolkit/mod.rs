@@ -3,11 +3,11 @@
 
 mod dispatch;
 mod messages;
+mod names;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rustc_hash::FxHashMap;
 use serde_json::Value;
 use tower_layer::Layer;
 use tower_service::Service;
@@ -100,7 +100,7 @@ pub(crate) struct Slot {
 pub(crate) struct Core<R: Registry> {
     pub(crate) registry: R,
     /// Name -> position in `tools` / `slots`.
-    pub(crate) index: FxHashMap<&'static str, u32>,
+    pub(crate) index: names::NameIndex,
     /// Every tool, in listing order (basic groups first, then groups in declaration order).
     pub(crate) tools: Vec<ToolDefinition>,
     /// Parallel to `tools`.
@@ -112,7 +112,13 @@ pub(crate) struct Core<R: Registry> {
 
 impl<R: Registry> Core<R> {
     pub(crate) fn slot(&self, name: &str) -> Option<&Slot> {
-        self.index.get(name).map(|&i| &self.slots[i as usize])
+        self.lookup(name).map(|(_, slot)| slot)
+    }
+
+    /// The tool's position in `tools` / `slots`, and its slot.
+    #[inline]
+    pub(crate) fn lookup(&self, name: &str) -> Option<(u32, &Slot)> {
+        self.index.get(name).map(|i| (i, &self.slots[i as usize]))
     }
 }
 
@@ -136,7 +142,6 @@ impl<R: Registry> Toolkit<R> {
         for (slot, &g) in R::SWITCHABLE.iter().enumerate() {
             slot_of_group[g] = Some(slot as u32);
         }
-        let mut index = FxHashMap::default();
         let mut tools = Vec::new();
         let mut slots = Vec::new();
         let basic_first = groups
@@ -146,7 +151,6 @@ impl<R: Registry> Toolkit<R> {
             .chain(groups.iter().enumerate().filter(|(_, g)| !g.basic));
         for (g, group) in basic_first {
             for (t, info) in group.tools.iter().enumerate() {
-                index.insert(info.name, tools.len() as u32);
                 tools.push(ToolDefinition::of(info, group));
                 slots.push(Slot {
                     group: g as u32,
@@ -174,7 +178,7 @@ impl<R: Registry> Toolkit<R> {
         Toolkit {
             core: Arc::new(Core {
                 registry,
-                index,
+                index: names::NameIndex::new(tools.iter().map(|t| t.name)),
                 tools,
                 slots,
                 reset,
@@ -301,7 +305,7 @@ impl<R: Registry> Toolkit<R> {
                 .core
                 .index
                 .get(name)
-                .map(|&i| &self.core.tools[i as usize]),
+                .map(|i| &self.core.tools[i as usize]),
         }
     }
 
