@@ -26,7 +26,7 @@ count() {
 }
 
 declare -A PER
-for case in cheap-toolgroup cheap-baseline call-toolgroup call-baseline call-rmcp list-toolgroup list-serialised list-rmcp \
+for case in cheap-toolgroup cheap-baseline cheap-policy cheap-audit cheap-cap cheap-cache cheap-context call-toolgroup call-baseline call-rmcp list-toolgroup list-serialised list-rmcp \
     reset-toolgroup reset-floor; do
     [[ -n "$FILTER" && "$case" != "$FILTER"* ]] && continue
     a=$(count "$case" "$N1")
@@ -46,6 +46,11 @@ echo
 echo "| instructions per iteration | toolgroup | hand-written / floor | rmcp | ours / baseline | ours / rmcp |"
 echo "|---|---:|---:|---:|---:|---:|"
 echo "| cheap call | ${PER[cheap-toolgroup]:--} | ${PER[cheap-baseline]:--} | - | $(ratio cheap-toolgroup cheap-baseline) | - |"
+for option in policy audit cap cache context; do
+    if [[ -n "${PER[cheap-$option]:-}" ]]; then
+        echo "| cheap call with $option | ${PER[cheap-$option]} | ${PER[cheap-baseline]:--} | - | $(ratio cheap-$option cheap-baseline) | - |"
+    fi
+done
 echo "| call | ${PER[call-toolgroup]:--} | ${PER[call-baseline]:--} | ${PER[call-rmcp]:--} | $(ratio call-toolgroup call-baseline) | $(ratio call-toolgroup call-rmcp) |"
 echo "| list | ${PER[list-toolgroup]:--} | - | ${PER[list-rmcp]:--} | - | $(ratio list-toolgroup list-rmcp) |"
 echo "| list, without the renderer | ${PER[list-serialised]:--} | - | ${PER[list-rmcp]:--} | - | $(ratio list-serialised list-rmcp) |"

@@ -5,7 +5,8 @@
 //! valgrind --tool=callgrind target/release/examples/profile call-toolgroup 100000
 //! ```
 //!
-//! Cases: cheap-toolgroup, cheap-baseline, call-toolgroup, call-baseline, call-rmcp, list-toolgroup, list-serialised, list-rmcp,
+//! Cases: cheap-toolgroup, cheap-baseline, cheap-policy, cheap-audit, cheap-cap, cheap-cache,
+//! cheap-context, call-toolgroup, call-baseline, call-rmcp, list-toolgroup, list-serialised, list-rmcp,
 //! reset-toolgroup, reset-floor, none (setup only, to subtract).
 
 use std::hint::black_box;
@@ -22,6 +23,25 @@ fn main() {
     let (calc, calc_session) = ours_call_setup();
     let (big, big_session) = ours_big_setup();
     let (cheap, cheap_session) = ours_cheap_setup();
+    // What each option costs on the cheap call.
+    let (with_policy, _) = ours_cheap_with(|k| {
+        k.with_policy(|_: &toolgroup::PolicyRequest<'_>| toolgroup::Decision::Allow)
+    });
+    let (with_audit, _) = ours_cheap_with(|k| {
+        k.layer(toolgroup::middleware::AuditLayer::new(|r: &toolgroup::middleware::AuditRecord| {
+            black_box(r);
+        }))
+    });
+    let (with_cap, _) = ours_cheap_with(|k| k.layer(toolgroup::middleware::MaxResultSize::new(1 << 20)));
+    let (with_cache, _) = ours_cheap_with(|k| {
+        k.layer(toolgroup::middleware::IdempotentCache::new(
+            100,
+            std::time::Duration::from_secs(3600),
+        ))
+    });
+    #[derive(Clone)]
+    struct User(#[allow(dead_code)] u64);
+    let cx = toolgroup::CallContext::new().with_id("call_1").with_extension(User(7));
     let rendered = ours_rendered(&big);
     let router = RmcpCalc::tool_router();
     let big_router = rmcp_big_router();
@@ -45,6 +65,27 @@ fn main() {
                     black_box(
                         cheap
                             .call(&mut s, black_box("forecast"), black_box(FORECAST_ARGS))
+                            .await,
+                    );
+                }
+                "cheap-policy" | "cheap-audit" | "cheap-cap" | "cheap-cache" => {
+                    let kit = match case.as_str() {
+                        "cheap-policy" => &with_policy,
+                        "cheap-audit" => &with_audit,
+                        "cheap-cap" => &with_cap,
+                        _ => &with_cache,
+                    };
+                    let mut s = cheap_session;
+                    black_box(
+                        kit.call(&mut s, black_box("forecast"), black_box(FORECAST_ARGS))
+                            .await,
+                    );
+                }
+                "cheap-context" => {
+                    let mut s = cheap_session;
+                    black_box(
+                        cheap
+                            .call_with(&mut s, black_box("forecast"), black_box(FORECAST_ARGS), &cx)
                             .await,
                     );
                 }

@@ -116,7 +116,7 @@ fn forecast_body(city: String, days: u8, metric: bool) -> String {
 }
 
 /// Forecast the weather (cheap: returns a short string).
-#[tool]
+#[tool(idempotent)]
 pub fn forecast(
     /// The city.
     city: String,
@@ -181,7 +181,14 @@ pub struct Forecaster {
 pub const FORECAST_ARGS: &str = r#"{"city":"Paris","days":3,"metric":true}"#;
 
 pub fn ours_cheap_setup() -> (Toolkit<Forecaster>, Session<Forecaster>) {
-    let kit = Toolkit::new(Forecaster { weather: Weather });
+    ours_cheap_with(|kit| kit)
+}
+
+/// The cheap case with options (a policy, layers), to measure what each costs per call.
+pub fn ours_cheap_with(
+    configure: impl FnOnce(Toolkit<Forecaster>) -> Toolkit<Forecaster>,
+) -> (Toolkit<Forecaster>, Session<Forecaster>) {
+    let kit = configure(Toolkit::new(Forecaster { weather: Weather }));
     let mut session = kit.session();
     session.activate(ForecasterGroup::Weather);
     (kit, session)
