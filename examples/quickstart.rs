@@ -1,4 +1,6 @@
-//! The main job: the REFERENCE.md scenario, offline, with a scripted model.
+//! The main job: an agent scenario, offline, with a scripted model. Turn 1 activates the
+//! `web_search` and `scraping` groups; turn 2 misspells a group (`web_serch`), which is refused
+//! as a whole and changes nothing; turn 3 still sees every tool.
 //!
 //! ```text
 //! cargo run --example quickstart                     # the three-turn scenario, as a transcript
@@ -26,7 +28,7 @@ fn exposed(kit: &Toolkit<Agent>, session: &Session<Agent>) -> Vec<&'static str> 
     kit.definitions(session).map(|d| d.name).collect()
 }
 
-/// The three scripted turns of REFERENCE.md, printed as a transcript.
+/// The three scripted turns, printed as a transcript.
 pub(crate) async fn scenario(out: &mut impl Write) -> std::io::Result<()> {
     let kit = toolkit();
     let mut session = kit.session();
@@ -37,7 +39,7 @@ pub(crate) async fn scenario(out: &mut impl Write) -> std::io::Result<()> {
     ];
     writeln!(
         out,
-        "toolgroup quickstart: the REFERENCE.md scenario with a scripted model\n"
+        "toolgroup quickstart: a scripted model misspells a group name; the call is refused\n"
     )?;
     for (turn, (name, arguments)) in turns.into_iter().enumerate() {
         writeln!(
@@ -117,7 +119,8 @@ fn parse_script_line(line: &str) -> Result<ToolCall, String> {
 
 const USAGE: &str = "usage: quickstart [--script FILE]
 
-Without arguments, runs the REFERENCE.md scenario with a scripted model and prints its transcript.
+Without arguments, runs a three-turn scenario with a scripted model (turn 2 misspells a group,
+which is refused and changes nothing) and prints its transcript.
 With --script FILE, replays FILE (JSON lines: {\"name\": ..., \"arguments\": ...}; `arguments` a JSON
 value, or a string of raw argument text) and prints one JSON line per call:
 {\"tools\": [...], \"name\": ..., \"is_error\": ..., \"text\": ..., \"active\": [...]}.

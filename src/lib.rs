@@ -244,9 +244,25 @@
 //!
 //! # Cargo features
 //!
-//! None yet. A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation
-//! on docs.rs is built with every feature and `--cfg docsrs`, which turns on rustdoc's
-//! `doc_cfg`, so each such item shows the feature that enables it.
+//! All off by default.
+//!
+//! | Feature | What it adds |
+//! |---|---|
+//! | `preserve_order` | JSON object keys in declaration order in rendered definitions and results (see **Key order** above) |
+//!
+//! A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation on docs.rs
+//! is built with every feature and `--cfg docsrs`, which turns on rustdoc's `doc_cfg`, so each
+//! such item shows the feature that enables it.
+//!
+//! # Guides
+//!
+//! - [Install](https://github.com/toolgroup/toolgroup#install): the `Cargo.toml` lines for a
+//!   new project.
+//! - [When it does not compile](https://github.com/toolgroup/toolgroup/blob/main/docs/compile-errors.md):
+//!   every compile error of the macros, with its cause and fix.
+//! - [Coming from rmcp](https://github.com/toolgroup/toolgroup/blob/main/docs/coming-from-rmcp.md)
+//!   and [coming from AgentScope](https://github.com/toolgroup/toolgroup/blob/main/docs/coming-from-agentscope.md):
+//!   what you know, under our names, with one tool ported both ways.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -545,9 +561,25 @@ pub mod prelude {
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub use toolgroup_mcp as mcp;
 
+// The documented example toolkit is the quickstart's, defined once in the examples; its
+// generated code reaches this crate as `::toolgroup`, like a user's.
 #[cfg(doc)]
+extern crate self as toolgroup;
+
+#[cfg(doc)]
+#[path = "../examples/support/agent.rs"]
 pub mod example;
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+#[doc = include_str!("../docs/compile-errors.md")]
+#[cfg(doctest)]
+pub struct CompileErrorsDoctests;
+
+#[doc = include_str!("../docs/coming-from-agentscope.md")]
+#[cfg(doctest)]
+pub struct ComingFromAgentScopeDoctests;
+
+// `docs/coming-from-rmcp.md` needs rmcp: its blocks are doc tests of the benchmark workspace.

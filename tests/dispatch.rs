@@ -1,4 +1,4 @@
-//! Calling tools (DESIGN.md 7): every model mistake is an error result that changes nothing.
+//! Calling tools: every model mistake is an error result that changes nothing.
 
 mod common;
 
@@ -152,7 +152,10 @@ async fn argument_errors() {
         "`note_write` was not run: invalid argument `text`: expected a string, got an array"
     );
     let r = kit.call(&mut s, "note_write", &json!({"text": "ok"})).await;
-    assert_eq!((r.is_error, r.text_joined().as_str()), (false, "noted: ok"));
+    assert_eq!(
+        (r.is_error, r.text_joined().as_str()),
+        (false, "Noted (2 characters).")
+    );
 }
 
 #[tokio::test]
@@ -164,7 +167,7 @@ async fn the_tools_own_error_is_its_display() {
         .call(&mut s, "page_fetch", r#"{"url": "ftp://x"}"#)
         .await;
     assert!(r.is_error);
-    assert_eq!(r.text_joined(), "cannot fetch a non-https URL");
+    assert_eq!(r.text_joined(), "only http and https URLs can be fetched");
 }
 
 #[tokio::test]
@@ -273,8 +276,11 @@ async fn batch_calls_before_a_reset_see_the_old_state_and_after_it_the_new() {
     let errors: Vec<bool> = results.iter().map(|r| r.is_error).collect();
     assert_eq!(errors, [true, false, false, false, false, true]);
     assert!(results[0].text_joined().contains("not active"));
-    assert_eq!(results[2].structured_content, Some(json!(["hit for b"])));
-    assert_eq!(results[3].text_joined(), "noted: c");
+    assert_eq!(
+        results[2].structured_content.as_ref().unwrap()[0]["title"],
+        "b - the official site"
+    );
+    assert_eq!(results[3].text_joined(), "Noted (1 characters).");
     assert_eq!(s.active_names().collect::<Vec<_>>(), ["database"]);
 }
 
@@ -306,14 +312,12 @@ async fn a_thousand_sessions_share_one_toolkit() {
             assert!(!r.is_error);
             tokio::task::yield_now().await;
             assert_eq!(s.active_names().collect::<Vec<_>>(), [group]);
+            let text = format!("session {i}");
             let r = kit
-                .call(
-                    &mut s,
-                    "note_write",
-                    &json!({"text": format!("session {i}")}),
-                )
+                .call(&mut s, "note_write", &json!({ "text": text }))
                 .await;
-            assert_eq!(r.text_joined(), format!("noted: session {i}"));
+            let expected = format!("Noted ({} characters).", text.chars().count());
+            assert_eq!(r.text_joined(), expected);
             if group == "database" {
                 let r = kit
                     .call(&mut s, "db_insert", &json!({"row": format!("row {i}")}))

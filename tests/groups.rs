@@ -1,4 +1,4 @@
-//! Groups, the typed registry, sessions and `reset_tools` (DESIGN.md 4-6).
+//! Groups, the typed registry, sessions and `reset_tools`.
 
 mod common;
 
@@ -11,7 +11,10 @@ use toolgroup::{RESET_TOOLS_DESCRIPTION, ToolGroup};
 fn group_metadata_as_constants() {
     assert_eq!(WebSearch::NAME, "web_search");
     assert_eq!(WebSearch::DESCRIPTION, "Searching the web.");
-    assert_eq!(WebSearch::INSTRUCTIONS, Some("Cite your sources."));
+    assert_eq!(
+        WebSearch::INSTRUCTIONS,
+        Some("Cite the URL of every result you use.")
+    );
     assert_eq!(Database::INSTRUCTIONS, None);
     let tools: Vec<_> = Database::TOOL_INFOS.iter().map(|t| t.name).collect();
     assert_eq!(tools, ["db_insert", "db_count"]);
@@ -32,7 +35,7 @@ fn group_enum() {
     assert_eq!(AgentGroup::Scraping.description(), "Fetching pages.");
     assert_eq!(
         AgentGroup::Scraping.instructions(),
-        Some("Only fetch pages found by a search.")
+        Some("Fetch only pages found by a search.")
     );
     assert_eq!(AgentGroup::Database.tools().len(), 2);
     assert_eq!("database".parse::<AgentGroup>(), Ok(AgentGroup::Database));
@@ -349,15 +352,15 @@ async fn activation_returns_new_instructions_in_declaration_order() {
     assert_eq!(
         r.text_joined(),
         "Active groups: web_search, scraping\nActivated: web_search, scraping\nDeactivated: none\nKept: none\n\
-         <group name=\"web_search\">\nCite your sources.\n</group>\n\
-         <group name=\"scraping\">\nOnly fetch pages found by a search.\n</group>"
+         <group name=\"web_search\">\nCite the URL of every result you use.\n</group>\n\
+         <group name=\"scraping\">\nFetch only pages found by a search.\n</group>"
     );
     let instructions = &r.structured_content.unwrap()["instructions"];
     assert_eq!(
         *instructions,
         json!([
-            {"group": "web_search", "instructions": "Cite your sources."},
-            {"group": "scraping", "instructions": "Only fetch pages found by a search."}
+            {"group": "web_search", "instructions": "Cite the URL of every result you use."},
+            {"group": "scraping", "instructions": "Fetch only pages found by a search."}
         ])
     );
 }
@@ -382,7 +385,9 @@ async fn a_call_that_changes_nothing_rereads_all_instructions() {
         "{text}"
     );
     assert!(
-        text.contains("<group name=\"web_search\">\nCite your sources.\n</group>"),
+        text.contains(
+            "<group name=\"web_search\">\nCite the URL of every result you use.\n</group>"
+        ),
         "{text}"
     );
     assert!(text.contains("<group name=\"scraping\">"), "{text}");

@@ -55,7 +55,9 @@ impl Subscriber for Capture {
 #[test]
 fn every_call_has_a_span_with_its_outcome() {
     let capture = Capture::default();
+    // The time driver: `page_fetch` has a timeout.
     let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
         .build()
         .unwrap();
     tracing::subscriber::with_default(capture.clone(), || {

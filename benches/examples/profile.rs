@@ -28,11 +28,14 @@ fn main() {
         k.with_policy(|_: &toolgroup::PolicyRequest<'_>| toolgroup::Decision::Allow)
     });
     let (with_audit, _) = ours_cheap_with(|k| {
-        k.layer(toolgroup::middleware::AuditLayer::new(|r: &toolgroup::middleware::AuditRecord| {
-            black_box(r);
-        }))
+        k.layer(toolgroup::middleware::AuditLayer::new(
+            |r: &toolgroup::middleware::AuditRecord| {
+                black_box(r);
+            },
+        ))
     });
-    let (with_cap, _) = ours_cheap_with(|k| k.layer(toolgroup::middleware::MaxResultSize::new(1 << 20)));
+    let (with_cap, _) =
+        ours_cheap_with(|k| k.layer(toolgroup::middleware::MaxResultSize::new(1 << 20)));
     let (with_cache, _) = ours_cheap_with(|k| {
         k.layer(toolgroup::middleware::IdempotentCache::new(
             100,
@@ -41,7 +44,9 @@ fn main() {
     });
     #[derive(Clone)]
     struct User(#[allow(dead_code)] u64);
-    let cx = toolgroup::CallContext::new().with_id("call_1").with_extension(User(7));
+    let cx = toolgroup::CallContext::new()
+        .with_id("call_1")
+        .with_extension(User(7));
     let rendered = ours_rendered(&big);
     let router = RmcpCalc::tool_router();
     let big_router = rmcp_big_router();

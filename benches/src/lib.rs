@@ -101,7 +101,6 @@ pub fn baseline_call(arguments: &str) -> CallResult {
     }
 }
 
-/// The rmcp side: a server with the same tool, routed by `#[tool_router]`.
 // --- The cheap-tool case: a short `String` result, three scalar arguments, 20 tools ---
 
 /// The body of the cheap tool: a short text, no serialisation.
@@ -195,6 +194,7 @@ pub fn ours_cheap_with(
     (kit, session)
 }
 
+/// The rmcp side: a server with the same tool, routed by `#[tool_router]`.
 #[derive(Clone)]
 pub struct RmcpCalc;
 
@@ -381,3 +381,9 @@ pub fn reset_arguments() -> String {
 pub fn reset_floor(arguments: &str) -> HashMap<String, bool> {
     serde_json::from_str(arguments).expect("valid reset arguments")
 }
+
+/// The Rust blocks of `docs/coming-from-rmcp.md`, compiled and run as doc tests here: this is
+/// the workspace that has rmcp beside toolgroup.
+#[doc = include_str!("../../docs/coming-from-rmcp.md")]
+#[cfg(doctest)]
+pub struct ComingFromRmcpDoctests;

@@ -1,12 +1,21 @@
-//! The quickstart's toolkit: a basic `notes` group with `note_write`, and the
-//! switchable groups `web_search` (`web_search`) and `scraping` (`page_fetch`). Offline tools
-//! with canned results. Shared by the `quickstart` and `catalog` examples.
+//! The quickstart's toolkit: a basic `notes` group with `note_write`, and the switchable groups
+//! `web_search` (tool `web_search`) and `scraping` (tool `page_fetch`). The tools are offline
+//! and answer with canned results.
+//!
+//! This file is the one definition of that toolkit. The `quickstart`, `agent_loop` and
+//! `catalog` examples include it, the integration tests build their toolkit from its groups,
+//! and the documentation shows it as `toolgroup::example`, what `cargo doc` shows for a
+//! toolkit: open [`Agent`] for every group with its description, instructions and tools (each
+//! with its description and arguments), each group type ([`WebSearch`], [`Scraping`],
+//! [`Notes`]) for its own description, instructions and tools, a tool's marker struct
+//! ([`web_search`](struct@web_search)) for that tool, and [`AgentGroup`] / [`AgentReset`] for
+//! the generated typed API (each variant and field carries its group's description).
 
 use toolgroup::prelude::*;
 
 /// Write a note to the agent's notebook.
 #[tool]
-fn note_write(
+pub fn note_write(
     /// The text to write.
     text: String,
 ) -> String {
@@ -15,16 +24,16 @@ fn note_write(
 
 /// A search hit.
 #[derive(serde::Serialize, schemars::JsonSchema)]
-struct Hit {
+pub struct Hit {
     /// The page's title.
-    title: String,
+    pub title: String,
     /// The page's URL.
-    url: String,
+    pub url: String,
 }
 
 /// Search the web and return the top results.
 #[tool(read_only, open_world)]
-async fn web_search(
+pub async fn web_search(
     /// What to search for.
     query: String,
 ) -> Vec<Hit> {
@@ -43,7 +52,7 @@ async fn web_search(
 
 /// Fetch a web page and return its text.
 #[tool(read_only, open_world, timeout = "10s")]
-async fn page_fetch(
+pub async fn page_fetch(
     /// The page's URL (http or https).
     url: String,
 ) -> Result<String, String> {
@@ -56,7 +65,7 @@ async fn page_fetch(
 
 /// Taking notes (always available).
 #[tool_group(name = "notes", description = "Taking notes.", tools = [note_write])]
-struct Notes;
+pub struct Notes;
 
 /// Searching the web.
 #[tool_group(
@@ -65,7 +74,7 @@ struct Notes;
     instructions = "Cite the URL of every result you use.",
     tools = [web_search]
 )]
-struct WebSearch;
+pub struct WebSearch;
 
 /// Fetching pages.
 #[tool_group(
@@ -74,18 +83,22 @@ struct WebSearch;
     instructions = "Fetch only pages found by a search.",
     tools = [page_fetch]
 )]
-struct Scraping;
+pub struct Scraping;
 
 /// The quickstart's toolkit: `notes` always on, `web_search` and `scraping` switchable.
 #[toolkit]
-pub(crate) struct Agent {
+pub struct Agent {
+    /// The basic group.
     #[basic]
-    notes: Notes,
-    web_search: WebSearch,
-    scraping: Scraping,
+    pub notes: Notes,
+    /// Switched by the `reset_tools` argument `web_search`.
+    pub web_search: WebSearch,
+    /// Switched by the `reset_tools` argument `scraping`.
+    pub scraping: Scraping,
 }
 
-pub(crate) fn toolkit() -> Toolkit<Agent> {
+/// A toolkit over [`Agent`], ready to list and call tools.
+pub fn toolkit() -> Toolkit<Agent> {
     Toolkit::new(Agent {
         notes: Notes,
         web_search: WebSearch,

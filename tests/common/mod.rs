@@ -1,4 +1,5 @@
-//! The toolkit the integration tests share: a stateful group, two stateless ones.
+//! The toolkit the integration tests share: the quickstart's groups (defined once, in
+//! `examples/support/agent.rs`) plus a stateful group.
 #![allow(dead_code)]
 
 use std::sync::Mutex;
@@ -6,56 +7,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use toolgroup::prelude::*;
 
-/// Write a note.
-#[tool]
-pub fn note_write(
-    /// The note.
-    text: String,
-) -> String {
-    format!("noted: {text}")
-}
+#[path = "../../examples/support/agent.rs"]
+pub mod quickstart;
 
-/// Search the web.
-#[tool]
-pub async fn web_search(
-    /// What to search for.
-    query: String,
-) -> Vec<String> {
-    vec![format!("hit for {query}")]
-}
-
-/// Fetch a page.
-#[tool]
-pub async fn page_fetch(
-    /// The URL.
-    url: String,
-) -> Result<String, String> {
-    if url.starts_with("https://") {
-        Ok(format!("page {url}"))
-    } else {
-        Err("cannot fetch a non-https URL".to_string())
-    }
-}
-
-/// Notes, always on.
-#[tool_group(name = "notes", description = "Taking notes.", tools = [note_write])]
-pub struct Notes;
-
-#[tool_group(
-    name = "web_search",
-    description = "Searching the web.",
-    instructions = "Cite your sources.",
-    tools = [web_search]
-)]
-pub struct WebSearch;
-
-#[tool_group(
-    name = "scraping",
-    description = "Fetching pages.",
-    instructions = "Only fetch pages found by a search.",
-    tools = [page_fetch]
-)]
-pub struct Scraping;
+pub use quickstart::{Notes, Scraping, WebSearch};
 
 /// A stateful group.
 #[derive(Default)]
@@ -88,6 +43,7 @@ impl Database {
     }
 }
 
+/// The quickstart's groups and the stateful `database` group.
 #[toolkit]
 pub struct Agent {
     #[basic]

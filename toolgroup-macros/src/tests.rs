@@ -1,6 +1,8 @@
 //! Expansion snapshots: the generated code for a few representative inputs, pretty-printed, so
-//! a change in generated code is a reviewed diff. Refresh with `TOOLGROUP_BLESS=1 cargo test -p
-//! toolgroup-macros` and review `git diff src/snapshots`.
+//! a change in generated code is a reviewed diff. They live in `tests/snapshots/` (not under
+//! `src/`, so they are never mistaken for crate sources). Refresh with
+//! `TOOLGROUP_BLESS=1 cargo test -p toolgroup-macros` and review
+//! `git diff toolgroup-macros/tests/snapshots`.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -8,7 +10,7 @@ use quote::quote;
 fn check(name: &str, expanded: TokenStream) {
     let file: syn::File = syn::parse2(expanded).expect("the expansion parses as a file");
     let pretty = prettyplease::unparse(&file);
-    let path = format!("{}/src/snapshots/{name}.rs", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/snapshots/{name}.rs", env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os("TOOLGROUP_BLESS").is_some() {
         std::fs::write(&path, &pretty).unwrap();
         return;
