@@ -20,7 +20,7 @@ cargo build --quiet --profile bench --example profile
 BIN="$TARGET/release/examples/profile"
 
 count() {
-    valgrind --tool=callgrind --toggle-collect='profile::main::{{closure}}*' \
+    valgrind --tool=callgrind --toggle-collect='profile::timed*' \
         --callgrind-out-file="$OUT/$1.$2.out" "$BIN" "$1" "$2" 2>&1 |
         awk '/Collected/ { print $NF }'
 }

@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::{
+    StreamableHttpClientTransport, StreamableHttpServerConfig, StreamableHttpService,
+};
 use rmcp::{RoleClient, ServerHandler, ServiceExt};
 use toolgroup::mcp::{McpServer, Mode};
 use toolgroup_bench::{ADD_ARGS, RmcpCalc, ours_call_setup};
@@ -25,7 +27,10 @@ use toolgroup_bench::{ADD_ARGS, RmcpCalc, ours_call_setup};
 type Client = RunningService<RoleClient, ClientConfig>;
 
 fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn params() -> CallToolRequestParams {
@@ -48,7 +53,10 @@ async fn stream_client<H: ServerHandler>(handler: H) -> Client {
             let _ = running.waiting().await;
         }
     });
-    ClientConfig::default().serve(client_io).await.expect("connect")
+    ClientConfig::default()
+        .serve(client_io)
+        .await
+        .expect("connect")
 }
 
 fn stateless() -> StreamableHttpServerConfig {
@@ -69,9 +77,13 @@ async fn serve(app: axum_router::Router) -> String {
 use toolgroup::mcp::axum as axum_router;
 
 async fn http_client(url: &str) -> Client {
-    let transport =
-        StreamableHttpClientTransport::from_config(StreamableHttpClientTransportConfig::with_uri(url));
-    ClientConfig::default().serve(transport).await.expect("connect")
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url),
+    );
+    ClientConfig::default()
+        .serve(transport)
+        .await
+        .expect("connect")
 }
 
 #[derive(Default)]
@@ -87,7 +99,9 @@ impl Side {
         self.throughput.sort_by(f64::total_cmp);
         let tput = self.throughput[self.throughput.len() / 2];
         let (median, p99) = (at(0.5).as_secs_f64() * 1e6, at(0.99).as_secs_f64() * 1e6);
-        println!("  {name:<10} latency median {median:>8.1} us   p99 {p99:>8.1} us   throughput {tput:>9.0} calls/s");
+        println!(
+            "  {name:<10} latency median {median:>8.1} us   p99 {p99:>8.1} us   throughput {tput:>9.0} calls/s"
+        );
         (median, p99, tput)
     }
 }
@@ -118,7 +132,14 @@ async fn throughput(client: &Arc<Client>, calls: usize, concurrency: usize, out:
         .push((calls / concurrency * concurrency) as f64 / start.elapsed().as_secs_f64());
 }
 
-async fn compare(label: &str, ours: Client, theirs: Client, rounds: usize, calls: usize, concurrency: usize) {
+async fn compare(
+    label: &str,
+    ours: Client,
+    theirs: Client,
+    rounds: usize,
+    calls: usize,
+    concurrency: usize,
+) {
     let (ours, theirs) = (Arc::new(ours), Arc::new(theirs));
     // Warm-up.
     latency(&ours, calls / 10, &mut Side::default()).await;
@@ -155,7 +176,9 @@ async fn main() {
     let rounds = env("ROUNDS", 5);
     let calls = env("CALLS", 2000);
     let concurrency = env("CONCURRENCY", 16);
-    println!("tools/call `add` ({rounds} rounds of {calls} calls per side and measure; throughput with {concurrency} in flight)");
+    println!(
+        "tools/call `add` ({rounds} rounds of {calls} calls per side and measure; throughput with {concurrency} in flight)"
+    );
 
     let (toolkit, session) = ours_call_setup();
     let server = McpServer::new(toolkit, Mode::Gated);
@@ -163,7 +186,15 @@ async fn main() {
     // In-memory byte stream: the stdio transport's framing.
     let ours = stream_client(server.handler_with(session)).await;
     let theirs = stream_client(RmcpCalc).await;
-    compare("byte stream (stdio framing), legacy session", ours, theirs, rounds, calls, concurrency).await;
+    compare(
+        "byte stream (stdio framing), legacy session",
+        ours,
+        theirs,
+        rounds,
+        calls,
+        concurrency,
+    )
+    .await;
 
     // Streamable HTTP on loopback, stateless. The group is chosen in the URL (selected mode),
     // as gated mode would need a store lookup per call for stateless clients.
@@ -171,11 +202,21 @@ async fn main() {
     let ours_url = serve(selected.router("/mcp", stateless())).await;
     let rmcp_service: StreamableHttpService<RmcpCalc, _> = StreamableHttpService::new(
         || Ok(RmcpCalc),
-        Arc::new(rmcp::transport::streamable_http_server::session::local::LocalSessionManager::default()),
+        Arc::new(
+            rmcp::transport::streamable_http_server::session::local::LocalSessionManager::default(),
+        ),
         stateless(),
     );
     let theirs_url = serve(axum_router::Router::new().nest_service("/mcp", rmcp_service)).await;
     let ours = http_client(&format!("{ours_url}?groups=math")).await;
     let theirs = http_client(&theirs_url).await;
-    compare("Streamable HTTP on loopback, stateless, JSON responses", ours, theirs, rounds, calls, concurrency).await;
+    compare(
+        "Streamable HTTP on loopback, stateless, JSON responses",
+        ours,
+        theirs,
+        rounds,
+        calls,
+        concurrency,
+    )
+    .await;
 }
