@@ -248,6 +248,8 @@
 //!
 //! | Feature | What it adds |
 //! |---|---|
+//! | `mcp` | `toolgroup::mcp`: serve a toolkit over MCP (stdio and Streamable HTTP, on rmcp), groups included; pulls rmcp, axum and hyper |
+//! | `mcp-redis` | the Redis store of active groups, for MCP server replicas behind a load balancer |
 //! | `preserve_order` | JSON object keys in declaration order in rendered definitions and results (see **Key order** above) |
 //!
 //! A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation on docs.rs
