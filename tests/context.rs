@@ -660,6 +660,12 @@ async fn a_cancelled_call_stops_the_tool_and_changes_nothing() {
     let r = kit.call_with(&mut s, "count", r#"{"to": 3}"#, &cx).await;
     assert!(r.is_error);
     assert!(r.text_joined().contains("was cancelled"));
+    // The message names what the model called, even when that is no tool.
+    let r = kit.call_with(&mut s, "nope\n", "{}", &cx).await;
+    assert_eq!(
+        r.text_joined(),
+        "`nope\\n` was cancelled by the application before it finished; the session is unchanged"
+    );
 }
 
 #[tokio::test]

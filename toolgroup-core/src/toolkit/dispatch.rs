@@ -230,8 +230,9 @@ impl<R: Registry> Toolkit<R> {
                 let mut cancelled = pin!(token.cancelled());
                 poll_fn(|task| {
                     if cancelled.as_mut().poll(task).is_ready() {
-                        let tool = self.definition(name).map_or(RESET_TOOLS, |d| d.name);
-                        return Poll::Ready(("cancelled", messages::cancelled(tool)));
+                        // The name as the model sent it (escaped): it may name no tool at all.
+                        let tool = crate::echo::echo(name, 64);
+                        return Poll::Ready(("cancelled", messages::cancelled(&tool)));
                     }
                     body.as_mut().poll(task)
                 })
