@@ -3,9 +3,10 @@
 
 mod dispatch;
 mod messages;
-mod names;
 
 use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -100,7 +101,7 @@ pub(crate) struct Slot {
 pub(crate) struct Core<R: Registry> {
     pub(crate) registry: R,
     /// Name -> position in `tools` / `slots`.
-    pub(crate) index: names::NameIndex,
+    pub(crate) index: FxHashMap<&'static str, u32>,
     /// Every tool, in listing order (basic groups first, then groups in declaration order).
     pub(crate) tools: Vec<ToolDefinition>,
     /// Parallel to `tools`.
@@ -118,7 +119,7 @@ impl<R: Registry> Core<R> {
     /// The tool's position in `tools` / `slots`, and its slot.
     #[inline]
     pub(crate) fn lookup(&self, name: &str) -> Option<(u32, &Slot)> {
-        self.index.get(name).map(|i| (i, &self.slots[i as usize]))
+        self.index.get(name).map(|&i| (i, &self.slots[i as usize]))
     }
 }
 
@@ -178,7 +179,7 @@ impl<R: Registry> Toolkit<R> {
         Toolkit {
             core: Arc::new(Core {
                 registry,
-                index: names::NameIndex::new(tools.iter().map(|t| t.name)),
+                index: (0..).zip(&tools).map(|(i, t)| (t.name, i)).collect(),
                 tools,
                 slots,
                 reset,
@@ -305,7 +306,7 @@ impl<R: Registry> Toolkit<R> {
                 .core
                 .index
                 .get(name)
-                .map(|i| &self.core.tools[i as usize]),
+                .map(|&i| &self.core.tools[i as usize]),
         }
     }
 
