@@ -70,7 +70,9 @@ async fn the_chart_reaches_the_model_as_an_image_part() {
     assert_eq!((image.width, image.height), (60, 80));
     // Values 3, 5, 2, 8 scaled to the 71 pixels of the tallest bar (palette index 1), standing
     // on the axis (index 2) four pixels above the bottom.
-    let bars: Vec<usize> = (0..4).map(|i| image.column_run(4 + i * 14 + 5, 1)).collect();
+    let bars: Vec<usize> = (0..4)
+        .map(|i| image.column_run(4 + i * 14 + 5, 1))
+        .collect();
     assert_eq!(bars, [27, 44, 18, 71]);
     assert_eq!(image.column_run(4 + 3 * 14 + 5, 2), 1, "the axis line");
     assert_eq!(image.rows[75][0], 0, "the margin is background");

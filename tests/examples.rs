@@ -1,11 +1,11 @@
 //! The examples that tell a story, run and checked.
 
 #[allow(dead_code)]
-#[path = "../examples/approval.rs"]
-mod approval;
-#[allow(dead_code)]
 #[path = "../examples/support/agent.rs"]
 mod agent;
+#[allow(dead_code)]
+#[path = "../examples/approval.rs"]
+mod approval;
 #[path = "../examples/support/charts.rs"]
 mod charts;
 #[path = "common/png.rs"]
@@ -53,15 +53,21 @@ async fn the_chart_tool_refuses_what_it_cannot_draw() {
         assert_eq!(r.text_joined(), error, "{args}");
         assert!(r.content.iter().all(|c| c.as_text().is_some()), "{args}");
     }
-    let r = toolkit.call(&mut session, "bar_chart", r#"{"values": "1 2"}"#).await;
+    let r = toolkit
+        .call(&mut session, "bar_chart", r#"{"values": "1 2"}"#)
+        .await;
     assert!(r.is_error);
     assert!(r.text_joined().contains("`values`"), "{}", r.text_joined());
     // A chart of zeros is an axis without bars.
-    let r = toolkit.call(&mut session, "bar_chart", r#"{"values": [0, 0]}"#).await;
+    let r = toolkit
+        .call(&mut session, "bar_chart", r#"{"values": [0, 0]}"#)
+        .await;
     assert!(!r.is_error, "{}", r.text_joined());
-    let [toolgroup::Content::Image {
-        data, mime_type, ..
-    }] = &r.content[..]
+    let [
+        toolgroup::Content::Image {
+            data, mime_type, ..
+        },
+    ] = &r.content[..]
     else {
         panic!("one image block: {:?}", r.content)
     };

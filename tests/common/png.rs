@@ -69,7 +69,11 @@ pub fn read(bytes: &[u8]) -> Png {
     );
     let raw = inflate_stored(&idat);
     let stride = width as usize + 1;
-    assert_eq!(raw.len(), stride * height as usize, "one filter byte per row");
+    assert_eq!(
+        raw.len(),
+        stride * height as usize,
+        "one filter byte per row"
+    );
     let rows = raw
         .chunks(stride)
         .map(|row| {
