@@ -16,7 +16,6 @@
 #[allow(dead_code)]
 #[path = "support/agent.rs"]
 mod agent;
-#[allow(dead_code)]
 #[path = "support/charts.rs"]
 mod charts;
 
