@@ -130,8 +130,16 @@ impl<'a> Arguments<'a> {
     }
 
     /// Parse into `T`, reporting problems without echoing values.
+    #[inline]
     pub fn parse<T: DeserializeOwned>(self) -> Result<T, ArgumentError> {
         match self {
+            // The usual case first, inline: an object with no leading whitespace.
+            Arguments::Text(text) if text.as_bytes().first() == Some(&b'{') => {
+                match serde_json::from_str::<T>(text) {
+                    Ok(v) => Ok(v),
+                    Err(e) => Err(object_error::<T>(text, &e)),
+                }
+            }
             Arguments::Text(text) => parse_text(text),
             Arguments::Value(value) => parse_value(value),
         }
@@ -162,16 +170,23 @@ fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, ArgumentError> {
 fn parse_object_text<T: DeserializeOwned>(text: &str) -> Result<T, ArgumentError> {
     match serde_json::from_str::<T>(text) {
         Ok(v) => Ok(v),
-        Err(e) => Err(match e.classify() {
-            serde_json::error::Category::Data => {
-                let mut de = serde_json::Deserializer::from_str(text);
-                match serde_path_to_error::deserialize::<_, T>(&mut de) {
-                    Err(pe) => invalid(pe.path().to_string(), &pe.into_inner()),
-                    Ok(_) => invalid(String::new(), &e),
-                }
+        Err(e) => Err(object_error::<T>(text, &e)),
+    }
+}
+
+/// The error for object text that did not parse as `T`: a second pass finds the path.
+#[cold]
+#[inline(never)]
+fn object_error<T: DeserializeOwned>(text: &str, e: &serde_json::Error) -> ArgumentError {
+    match e.classify() {
+        serde_json::error::Category::Data => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            match serde_path_to_error::deserialize::<_, T>(&mut de) {
+                Err(pe) => invalid(pe.path().to_string(), &pe.into_inner()),
+                Ok(_) => invalid(String::new(), e),
             }
-            _ => malformed(&e),
-        }),
+        }
+        _ => malformed(e),
     }
 }
 

@@ -37,6 +37,24 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
         ctx: ToolContext<'a>,
         args: Arguments<'a>,
     ) -> impl Future<Output = Result<CallResult, ArgumentError>> + Send + 'a;
+
+    /// [`call_tool`](Self::call_tool) without a future, for tools that are plain `fn`s:
+    /// parse the arguments and run the tool now. `None` (and nothing parsed or run) when tool
+    /// `tool` is `async`; the default says that of every tool.
+    ///
+    /// # Panics
+    ///
+    /// If `tool` is out of range.
+    #[doc(hidden)]
+    fn call_tool_sync<'a>(
+        &'a self,
+        tool: usize,
+        ctx: ToolContext<'a>,
+        args: Arguments<'a>,
+    ) -> Option<Result<CallResult, ArgumentError>> {
+        let _ = (tool, ctx, args);
+        None
+    }
 }
 
 /// Static facts about one group of a toolkit.

@@ -66,6 +66,20 @@ pub trait Registry: Send + Sync + Sized + 'static {
         args: Arguments<'a>,
     ) -> impl Future<Output = Result<CallResult, ArgumentError>> + Send + 'a;
     #[doc(hidden)]
+    /// [`dispatch`](Registry::dispatch) without a future when the tool is a plain `fn`:
+    /// `None`, with nothing parsed or run, when it is `async`.
+    ///
+    /// # Panics
+    ///
+    /// If an index is out of range.
+    fn dispatch_sync<'a>(
+        &'a self,
+        group: usize,
+        tool: usize,
+        ctx: ToolContext<'a>,
+        args: Arguments<'a>,
+    ) -> Option<Result<CallResult, ArgumentError>>;
+    #[doc(hidden)]
     /// The typed reset value's bits.
     fn reset_to_bits(reset: &Self::Reset) -> Self::Bits;
     #[doc(hidden)]

@@ -104,6 +104,24 @@ pub trait Tool: Send + Sync + 'static {
         ctx: ToolContext<'a>,
         args: Self::Args,
     ) -> impl Future<Output = CallResult> + Send + 'a;
+
+    /// Whether the tool is a plain `fn`: it finishes when called, so the toolkit runs it
+    /// through [`call_sync`](Tool::call_sync) without building a future (generated code sets
+    /// it for tools that are not `async`).
+    #[doc(hidden)]
+    const SYNC: bool = false;
+
+    /// Run a plain-`fn` tool on typed arguments, without a future. The toolkit calls it only
+    /// when [`SYNC`](Tool::SYNC) is `true`; generated code implements it for those tools, and
+    /// an `async` tool keeps this default, which reports the misuse as an error result.
+    #[doc(hidden)]
+    fn call_sync(state: &Self::State, ctx: ToolContext<'_>, args: Self::Args) -> CallResult {
+        let _ = (state, ctx, args);
+        CallResult::error(format!(
+            "tool `{}` is async: it has no synchronous entry point (a bug in its caller)",
+            Self::INFO.name
+        ))
+    }
 }
 
 /// Build a tool's schemas; generated code calls this once and caches the result.

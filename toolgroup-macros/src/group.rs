@@ -267,11 +267,24 @@ fn group_impl(
                 quote!(&()),
             )
         }));
+    let mut sync_arms = Vec::new();
     for (index, (tool, state)) in tools.enumerate() {
         arms.push(quote! {
             #index => {
                 let __toolgroup_args = __toolgroup_args.parse::<#tool::Args>()?;
                 #p::Ok(#tool::call(#state, __toolgroup_ctx, __toolgroup_args).await)
+            }
+        });
+        // `SYNC` is a constant: each arm compiles to one of its branches.
+        sync_arms.push(quote! {
+            #index => {
+                if !#tool::SYNC {
+                    return #p::None;
+                }
+                #p::Some(match __toolgroup_args.parse::<#tool::Args>() {
+                    #p::Ok(__toolgroup_args) => #p::Ok(#tool::call_sync(#state, __toolgroup_ctx, __toolgroup_args)),
+                    #p::Err(__toolgroup_err) => #p::Err(__toolgroup_err),
+                })
             }
         });
         infos.push(quote!(&#tool::INFO));
@@ -294,6 +307,19 @@ fn group_impl(
                         #(#arms)*
                         _ => ::core::panic!("toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool`)"),
                     }
+                }
+            }
+
+            #[inline]
+            fn call_tool_sync<'__toolgroup>(
+                &'__toolgroup self,
+                __toolgroup_tool: usize,
+                __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
+                __toolgroup_args: #krate::Arguments<'__toolgroup>,
+            ) -> #p::Option<#p::Result<#krate::CallResult, #krate::ArgumentError>> {
+                match __toolgroup_tool {
+                    #(#sync_arms)*
+                    _ => ::core::panic!("toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool_sync`)"),
                 }
             }
         }

@@ -497,26 +497,38 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
         callee
     };
     let convert = conversion(&model.output, &p, quote!(__toolgroup_value));
-    // A sync tool runs when its future is created (inside the caller's poll) and returns a
-    // ready future: no state machine of its own on the call path.
-    let body = if model.is_async {
-        quote! {
+    // A sync tool gets `call_sync`, which the toolkit calls without any future; its `call`
+    // runs it when the future is created and returns a ready future.
+    let (body, sync) = if model.is_async {
+        let body = quote! {
             async move {
                 #unpack
                 #(#extensions)*
                 let __toolgroup_value = #invoke;
                 #convert
             }
-        }
+        };
+        (body, TokenStream::new())
     } else {
-        quote! {
-            #p::ready((move || -> #krate::CallResult {
+        let body = quote! {
+            #p::ready(<Self as #krate::Tool>::call_sync(__toolgroup_state, __toolgroup_ctx, __toolgroup_args))
+        };
+        let sync = quote! {
+            const SYNC: bool = true;
+
+            #[inline]
+            fn call_sync(
+                __toolgroup_state: &Self::State,
+                __toolgroup_ctx: #krate::ToolContext<'_>,
+                __toolgroup_args: Self::Args,
+            ) -> #krate::CallResult {
                 #unpack
                 #(#extensions)*
                 let __toolgroup_value = #invoke;
                 #convert
-            })())
-        }
+            }
+        };
+        (body, sync)
     };
     let output_schema = match &model.output {
         Output::Value(ty) => probe(ty, &p),
@@ -598,6 +610,8 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
             ) -> impl #p::Future<Output = #krate::CallResult> + #p::Send + '__toolgroup {
                 #body
             }
+
+            #sync
         }
     }
 }

@@ -145,6 +145,17 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             respan(arm, syn::spanned::Spanned::span(ty))
         })
         .collect();
+    let sync_arms: Vec<TokenStream> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (ty, ident) = (&f.ty, &f.ident);
+            let arm = quote! {
+                #i => <#ty as #krate::ToolGroup>::call_tool_sync(&self.#ident, tool, ctx, args),
+            };
+            respan(arm, syn::spanned::Spanned::span(ty))
+        })
+        .collect();
     let serde_path = quote!(#p::serde).to_string();
     let catalog = catalog_doc(&fields);
     item.attrs
@@ -273,6 +284,20 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                         #( #dispatch_arms )*
                         _ => ::core::panic!("toolgroup: group index out of range (a bug in the caller of `Registry::dispatch`)"),
                     }
+                }
+            }
+
+            #[inline]
+            fn dispatch_sync<'__toolgroup>(
+                &'__toolgroup self,
+                group: usize,
+                tool: usize,
+                ctx: #krate::ToolContext<'__toolgroup>,
+                args: #krate::Arguments<'__toolgroup>,
+            ) -> #p::Option<#p::Result<#krate::CallResult, #krate::ArgumentError>> {
+                match group {
+                    #( #sync_arms )*
+                    _ => ::core::panic!("toolgroup: group index out of range (a bug in the caller of `Registry::dispatch_sync`)"),
                 }
             }
 

@@ -196,13 +196,19 @@ impl<R: Registry> Toolkit<R> {
                     None,
                     None,
                 );
-                let future = self.core.registry.dispatch(
-                    slot.group as usize,
-                    slot.tool as usize,
-                    ctx,
-                    arguments,
-                );
-                let outcome = CatchUnwind::new(pin!(future)).await;
+                let (group, tool) = (slot.group as usize, slot.tool as usize);
+                // A plain-`fn` tool runs right here: no future, one unwind guard.
+                let registry = &self.core.registry;
+                let outcome =
+                    match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments)) {
+                        Ok(Some(Ok(result))) => return result,
+                        Ok(Some(Err(e))) => Ok(Err(e)),
+                        Ok(None) => {
+                            let future = registry.dispatch(group, tool, ctx, arguments);
+                            CatchUnwind::new(pin!(future)).await
+                        }
+                        Err(panic) => Err(panic),
+                    };
                 return finish(slot, outcome, self.panic_details).1;
             }
         }
@@ -453,9 +459,15 @@ impl<R: Registry> Core<R> {
         timeout: Option<Duration>,
         panic_details: bool,
     ) -> (&'static str, CallResult) {
-        let future =
-            self.registry
-                .dispatch(slot.group as usize, slot.tool as usize, ctx, arguments);
+        let (group, tool) = (slot.group as usize, slot.tool as usize);
+        // A plain-`fn` tool runs to completion inside one poll: a timer could not interrupt
+        // it, so it runs without one.
+        match catch_panic(|| self.registry.dispatch_sync(group, tool, ctx, arguments)) {
+            Ok(Some(outcome)) => return finish(slot, Ok(outcome), panic_details),
+            Ok(None) => {}
+            Err(panic) => return finish(slot, Err(panic), panic_details),
+        }
+        let future = self.registry.dispatch(group, tool, ctx, arguments);
         let future = pin!(future);
         let future = CatchUnwind::new(future);
         let outcome = match timeout {

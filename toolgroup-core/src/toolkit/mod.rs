@@ -2,11 +2,11 @@
 //! in [`dispatch`](self::dispatch), the texts a model reads in `messages`.
 
 mod dispatch;
+mod index;
 mod messages;
 
 use std::sync::{Arc, Mutex};
 
-use rustc_hash::FxHashMap;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -101,7 +101,7 @@ pub(crate) struct Slot {
 pub(crate) struct Core<R: Registry> {
     pub(crate) registry: R,
     /// Name -> position in `tools` / `slots`.
-    pub(crate) index: FxHashMap<&'static str, u32>,
+    pub(crate) index: index::NameIndex,
     /// Every tool, in listing order (basic groups first, then groups in declaration order).
     pub(crate) tools: Vec<ToolDefinition>,
     /// Parallel to `tools`.
@@ -119,7 +119,7 @@ impl<R: Registry> Core<R> {
     /// The tool's position in `tools` / `slots`, and its slot.
     #[inline]
     pub(crate) fn lookup(&self, name: &str) -> Option<(u32, &Slot)> {
-        self.index.get(name).map(|&i| (i, &self.slots[i as usize]))
+        self.index.get(name).map(|i| (i, &self.slots[i as usize]))
     }
 }
 
@@ -179,7 +179,7 @@ impl<R: Registry> Toolkit<R> {
         Toolkit {
             core: Arc::new(Core {
                 registry,
-                index: (0..).zip(&tools).map(|(i, t)| (t.name, i)).collect(),
+                index: index::NameIndex::new(tools.iter().map(|t| t.name).collect()),
                 tools,
                 slots,
                 reset,
@@ -306,7 +306,7 @@ impl<R: Registry> Toolkit<R> {
                 .core
                 .index
                 .get(name)
-                .map(|&i| &self.core.tools[i as usize]),
+                .map(|i| &self.core.tools[i as usize]),
         }
     }
 

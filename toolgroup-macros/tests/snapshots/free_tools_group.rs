@@ -74,6 +74,93 @@ impl ::toolgroup::ToolGroup for Web {
             }
         }
     }
+    #[inline]
+    fn call_tool_sync<'__toolgroup>(
+        &'__toolgroup self,
+        __toolgroup_tool: usize,
+        __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        __toolgroup_args: ::toolgroup::Arguments<'__toolgroup>,
+    ) -> ::toolgroup::__private::Option<
+        ::toolgroup::__private::Result<
+            ::toolgroup::CallResult,
+            ::toolgroup::ArgumentError,
+        >,
+    > {
+        match __toolgroup_tool {
+            0usize => {
+                if !<search as ::toolgroup::Tool>::SYNC {
+                    return ::toolgroup::__private::None;
+                }
+                ::toolgroup::__private::Some(
+                    match __toolgroup_args.parse::<<search as ::toolgroup::Tool>::Args>()
+                    {
+                        ::toolgroup::__private::Ok(__toolgroup_args) => {
+                            ::toolgroup::__private::Ok(
+                                <search as ::toolgroup::Tool>::call_sync(
+                                    &(),
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ),
+                            )
+                        }
+                        ::toolgroup::__private::Err(__toolgroup_err) => {
+                            ::toolgroup::__private::Err(__toolgroup_err)
+                        }
+                    },
+                )
+            }
+            1usize => {
+                if !<pages::fetch as ::toolgroup::Tool>::SYNC {
+                    return ::toolgroup::__private::None;
+                }
+                ::toolgroup::__private::Some(
+                    match __toolgroup_args
+                        .parse::<<pages::fetch as ::toolgroup::Tool>::Args>()
+                    {
+                        ::toolgroup::__private::Ok(__toolgroup_args) => {
+                            ::toolgroup::__private::Ok(
+                                <pages::fetch as ::toolgroup::Tool>::call_sync(
+                                    &(),
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ),
+                            )
+                        }
+                        ::toolgroup::__private::Err(__toolgroup_err) => {
+                            ::toolgroup::__private::Err(__toolgroup_err)
+                        }
+                    },
+                )
+            }
+            2usize => {
+                if !<write as ::toolgroup::Tool>::SYNC {
+                    return ::toolgroup::__private::None;
+                }
+                ::toolgroup::__private::Some(
+                    match __toolgroup_args.parse::<<write as ::toolgroup::Tool>::Args>()
+                    {
+                        ::toolgroup::__private::Ok(__toolgroup_args) => {
+                            ::toolgroup::__private::Ok(
+                                <write as ::toolgroup::Tool>::call_sync(
+                                    &(),
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ),
+                            )
+                        }
+                        ::toolgroup::__private::Err(__toolgroup_err) => {
+                            ::toolgroup::__private::Err(__toolgroup_err)
+                        }
+                    },
+                )
+            }
+            _ => {
+                ::core::panic!(
+                    "toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool_sync`)"
+                )
+            }
+        }
+    }
 }
 const _: () = ::toolgroup::__private::check_group(
     "web",

@@ -129,6 +129,51 @@ impl ::toolgroup::ToolGroup for Database {
             }
         }
     }
+    #[inline]
+    fn call_tool_sync<'__toolgroup>(
+        &'__toolgroup self,
+        __toolgroup_tool: usize,
+        __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        __toolgroup_args: ::toolgroup::Arguments<'__toolgroup>,
+    ) -> ::toolgroup::__private::Option<
+        ::toolgroup::__private::Result<
+            ::toolgroup::CallResult,
+            ::toolgroup::ArgumentError,
+        >,
+    > {
+        match __toolgroup_tool {
+            0usize => {
+                if !<__toolgroup_Database_db_query as ::toolgroup::Tool>::SYNC {
+                    return ::toolgroup::__private::None;
+                }
+                ::toolgroup::__private::Some(
+                    match __toolgroup_args
+                        .parse::<
+                            <__toolgroup_Database_db_query as ::toolgroup::Tool>::Args,
+                        >()
+                    {
+                        ::toolgroup::__private::Ok(__toolgroup_args) => {
+                            ::toolgroup::__private::Ok(
+                                <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync(
+                                    self,
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ),
+                            )
+                        }
+                        ::toolgroup::__private::Err(__toolgroup_err) => {
+                            ::toolgroup::__private::Err(__toolgroup_err)
+                        }
+                    },
+                )
+            }
+            _ => {
+                ::core::panic!(
+                    "toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool_sync`)"
+                )
+            }
+        }
+    }
 }
 const _: () = ::toolgroup::__private::check_group(
     "database",

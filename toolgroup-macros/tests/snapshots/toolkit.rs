@@ -144,6 +144,43 @@ impl ::toolgroup::Registry for Agent {
             }
         }
     }
+    #[inline]
+    fn dispatch_sync<'__toolgroup>(
+        &'__toolgroup self,
+        group: usize,
+        tool: usize,
+        ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        args: ::toolgroup::Arguments<'__toolgroup>,
+    ) -> ::toolgroup::__private::Option<
+        ::toolgroup::__private::Result<
+            ::toolgroup::CallResult,
+            ::toolgroup::ArgumentError,
+        >,
+    > {
+        match group {
+            0usize => {
+                <Notes as ::toolgroup::ToolGroup>::call_tool_sync(
+                    &self.notes,
+                    tool,
+                    ctx,
+                    args,
+                )
+            }
+            1usize => {
+                <WebSearch as ::toolgroup::ToolGroup>::call_tool_sync(
+                    &self.web_search,
+                    tool,
+                    ctx,
+                    args,
+                )
+            }
+            _ => {
+                ::core::panic!(
+                    "toolgroup: group index out of range (a bug in the caller of `Registry::dispatch_sync`)"
+                )
+            }
+        }
+    }
     #[allow(unused_variables, unused_mut)]
     fn reset_to_bits(reset: &AgentReset) -> [u64; 1usize] {
         let mut bits = [0u64; 1usize];
