@@ -447,3 +447,23 @@ fn renderers_and_the_mask_mode_include_remote_tools() {
         "string"
     );
 }
+
+#[test]
+fn the_catalog_lists_remote_tools_under_their_group() {
+    let kit = kit();
+    let catalog = kit.catalog().to_value();
+    let files = &catalog["groups"][1];
+    assert_eq!(files["name"], "files");
+    assert_eq!(
+        files["instructions"],
+        "Paths are relative to the project root."
+    );
+    let tools: Vec<&str> = files["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["read_file", "explode", "slow"]);
+    assert!(kit.catalog().to_markdown().contains("### `read_file`"));
+}
