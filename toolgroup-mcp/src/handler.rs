@@ -1,5 +1,6 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -12,8 +13,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
+use toolgroup_core::provider::Provider;
 use toolgroup_core::{
-    CallContext, CallResult, Content, Progress, RESET_TOOLS, Registry, Session, ToolCall, Toolkit,
+    CallContext, CallResult, Content, Progress, RESET_TOOLS, Registry, Session, ToolCall,
+    ToolDefinition, Toolkit,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};
@@ -151,20 +154,40 @@ impl<R: Registry> McpHandler<R> {
     }
 
     /// The tools this request's client is shown, in listing order.
-    fn listed<'a>(&'a self, mode: Mode, session: &'a Session<R>) -> Vec<&'a Tool> {
+    fn listed<'a>(&'a self, mode: Mode, session: &'a Session<R>) -> Vec<Cow<'a, Tool>> {
         let toolkit = self.toolkit();
         match mode {
-            Mode::Gated => self.shared.tools.iter().collect(),
+            Mode::Gated => self
+                .shared
+                .tools
+                .iter()
+                .map(Cow::Borrowed)
+                .chain(
+                    toolkit
+                        .all_definitions()
+                        .filter(|d| !self.shared.index.contains_key(d.name))
+                        .map(|d| Cow::Owned(found_tool(d))),
+                )
+                .collect(),
             // Selected: reset_tools is hidden.
             Mode::Selected => toolkit
                 .definitions(session)
                 .filter(|d| d.group.is_some())
-                .map(|d| &self.shared.tools[self.shared.index[d.name]])
+                .map(|d| self.tool_of(d))
                 .collect(),
             _ => toolkit
                 .definitions(session)
-                .map(|d| &self.shared.tools[self.shared.index[d.name]])
+                .map(|d| self.tool_of(d))
                 .collect(),
+        }
+    }
+
+    /// The MCP definition of a listed tool: rendered once for compiled-in tools, now for
+    /// tools found at run time.
+    fn tool_of<'a>(&'a self, def: &ToolDefinition) -> Cow<'a, Tool> {
+        match self.shared.index.get(def.name) {
+            Some(&i) => Cow::Borrowed(&self.shared.tools[i]),
+            None => Cow::Owned(found_tool(def)),
         }
     }
 
@@ -423,7 +446,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 .await
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
         };
-        let tools = self.listed(mode, &session).into_iter().cloned().collect();
+        let tools = self
+            .listed(mode, &session)
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
         let mut result = ListToolsResult::with_all_items(tools);
         if is_2026_or_later(&context) {
             result = match mode {
@@ -440,10 +467,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.shared
-            .index
-            .get(name)
-            .map(|&i| self.shared.tools[i].clone())
+        self.toolkit()
+            .definition(name)
+            .map(|def| self.tool_of(def).into_owned())
     }
 
     async fn call_tool(
@@ -457,7 +483,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let place = self.place(&context);
         let toolkit = self.toolkit();
         let is_reset = name == RESET_TOOLS && toolkit.reset_definition().is_some();
-        let known = self.shared.index.contains_key(name);
+        let known = self.shared.index.contains_key(name) || toolkit.definition(name).is_some();
 
         if let Place::Fixed(selection) = &place {
             if !known || is_reset || !toolkit.is_available(selection, name) {
@@ -529,4 +555,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
         self.to_mcp(name, result)
     }
+}
+
+/// The MCP definition of a tool found at run time.
+fn found_tool(def: &ToolDefinition) -> Tool {
+    let json = Provider::Mcp.render_definition(def);
+    let tool = serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
+    crate::with_group_meta(tool, def.group)
 }

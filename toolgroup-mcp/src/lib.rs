@@ -224,6 +224,18 @@ pub(crate) use toolgroup_core::__private::echo;
 #[cfg(feature = "http")]
 pub(crate) type KeyFn = dyn Fn(&http::request::Parts) -> Option<String> + Send + Sync;
 
+/// `tool` with its group in its `_meta`.
+pub(crate) fn with_group_meta(tool: Tool, group: Option<&str>) -> Tool {
+    match group {
+        Some(group) => {
+            let mut meta = rmcp::model::MetaObject::new();
+            meta.0.insert(GROUP_META_KEY.to_owned(), Value::from(group));
+            tool.with_meta(meta)
+        }
+        None => tool,
+    }
+}
+
 pub(crate) struct Shared<R: Registry> {
     pub(crate) toolkit: Arc<Toolkit<R>>,
     pub(crate) mode: Mode,
@@ -277,14 +289,16 @@ impl<R: Registry> McpServer<R> {
         let mut tools = Vec::with_capacity(rendered.len());
         let mut index = HashMap::with_capacity(rendered.len());
         let mut wrapped = Vec::with_capacity(rendered.len());
-        for (def, entry) in toolkit.all_definitions().zip(rendered.entries()) {
-            let mut tool: Tool = serde_json::from_str(entry.json.get())
-                .expect("the MCP rendering of a tool is an MCP Tool");
-            if let Some(group) = def.group {
-                let mut meta = rmcp::model::MetaObject::new();
-                meta.0.insert(GROUP_META_KEY.to_owned(), Value::from(group));
-                tool = tool.with_meta(meta);
-            }
+        // The compiled-in tools (tools found at run time are rendered when listed).
+        for entry in rendered.entries() {
+            let def = toolkit
+                .definition(entry.name)
+                .expect("a rendered tool is the toolkit's");
+            let tool = with_group_meta(
+                serde_json::from_str(entry.json.get())
+                    .expect("the MCP rendering of a tool is an MCP Tool"),
+                def.group,
+            );
             index.insert(def.name, tools.len());
             tools.push(tool);
             wrapped.push(

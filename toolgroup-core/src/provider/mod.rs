@@ -104,7 +104,7 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use crate::suggest::list_names;
-use crate::toolkit::ToolCall;
+use crate::toolkit::{ToolCall, ToolDefinition};
 use format::Format;
 
 /// A consumer of tool definitions: an LLM provider's API, or MCP.
@@ -211,6 +211,17 @@ impl Provider {
     /// path of the problem.
     pub fn decode_calls(self, payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
         self.format().decode(payload)
+    }
+
+    /// One tool definition in this provider's shape, rendered now (with the fallback to
+    /// non-strict and every transform [`Rendered`] applies). For a tool list, build a
+    /// [`Rendered`] once instead: it renders each definition once.
+    pub fn render_definition(self, definition: &ToolDefinition) -> Value {
+        self.format()
+            .definitions(&[definition])
+            .pop()
+            .expect("one definition renders as one")
+            .json
     }
 }
 
