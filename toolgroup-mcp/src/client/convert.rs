@@ -42,7 +42,10 @@ pub(super) fn result(result: CallToolResult) -> CallResult {
         .map(|block| {
             let json = serde_json::to_value(&block).unwrap_or(Value::Null);
             serde_json::from_value::<Content>(json.clone()).unwrap_or_else(|_| {
-                let kind = json.get("type").and_then(Value::as_str).unwrap_or("unknown");
+                let kind = json
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown");
                 Content::text(format!(
                     "[a `{}` content block the client cannot show]",
                     crate::echo(kind, 32)
@@ -86,7 +89,9 @@ mod tests {
         assert_eq!(out.content[2], Content::audio(vec![3, 4], "audio/wav"));
         assert_eq!(
             out.content[3],
-            Content::resource(ResourceContents::text("file:///a", "body").with_mime_type("text/plain"))
+            Content::resource(
+                ResourceContents::text("file:///a", "body").with_mime_type("text/plain")
+            )
         );
         assert_eq!(
             out.content[4],

@@ -336,13 +336,22 @@ impl fmt::Display for RemoteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RemoteError::Spawn { server, detail } => {
-                write!(f, "the MCP server `{server}` could not be started: {detail}")
+                write!(
+                    f,
+                    "the MCP server `{server}` could not be started: {detail}"
+                )
             }
             RemoteError::Handshake { server, detail } => {
-                write!(f, "the MCP server `{server}` could not be reached: {detail}")
+                write!(
+                    f,
+                    "the MCP server `{server}` could not be reached: {detail}"
+                )
             }
             RemoteError::List { server, detail } => {
-                write!(f, "the MCP server `{server}` did not list its tools: {detail}")
+                write!(
+                    f,
+                    "the MCP server `{server}` did not list its tools: {detail}"
+                )
             }
             RemoteError::Timeout { server, after } => write!(
                 f,
@@ -669,7 +678,10 @@ impl Inner {
                     stderr,
                 } => {
                     let mut command = tokio::process::Command::new(program);
-                    command.args(args).envs(env.iter().cloned()).kill_on_drop(true);
+                    command
+                        .args(args)
+                        .envs(env.iter().cloned())
+                        .kill_on_drop(true);
                     if let Some(dir) = dir {
                         command.current_dir(dir);
                     }
@@ -841,7 +853,8 @@ impl Inner {
             Ok(handle) => handle,
             Err(e) => return self.failed(conn, name, e, false).await,
         };
-        let mut receiver = progress.map(|_| conn.service.service().subscribe(&handle.progress_token));
+        let mut receiver =
+            progress.map(|_| conn.service.service().subscribe(&handle.progress_token));
         let mut in_flight = InFlight {
             conn: conn.clone(),
             id: Some(handle.id.clone()),

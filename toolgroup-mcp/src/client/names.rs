@@ -270,7 +270,10 @@ mod tests {
         for prefix in ["fs.", "a b", &"p".repeat(64)] {
             let out = expose_names(["x"], Some(prefix));
             assert!(out.names.is_empty(), "{prefix}");
-            assert!(matches!(out.problems[..], [NameProblem::InvalidPrefix { .. }]));
+            assert!(matches!(
+                out.problems[..],
+                [NameProblem::InvalidPrefix { .. }]
+            ));
         }
         let shown = expose_names(["x"], Some("a\nb")).problems[0].to_string();
         assert!(shown.contains("a\\nb"), "{shown}");
