@@ -12,6 +12,7 @@ import os
 
 import anyio
 from mcp.server.mcpserver import Context, Image, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 server = MCPServer("toolgroup-client-test")
 
@@ -25,7 +26,7 @@ def add(a: int, b: int) -> int:
 @server.tool()
 def fail(reason: str) -> str:
     """Always fails with the given reason."""
-    raise ValueError(f"failed on purpose: {reason}")
+    raise ToolError(f"failed on purpose: {reason}")
 
 
 @server.tool()

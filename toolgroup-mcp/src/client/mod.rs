@@ -652,7 +652,7 @@ impl Drop for InFlight {
 }
 
 enum Outcome {
-    Response(Result<ServerResult, ServiceError>),
+    Response(Box<Result<ServerResult, ServiceError>>),
     Cancelled,
     TimedOut,
 }
@@ -873,7 +873,7 @@ impl Inner {
         let outcome = loop {
             tokio::select! {
                 biased;
-                r = &mut response => break Outcome::Response(r),
+                r = &mut response => break Outcome::Response(Box::new(r)),
                 () = cancel.cancelled() => break Outcome::Cancelled,
                 () = &mut deadline => break Outcome::TimedOut,
                 Some(p) = async {
@@ -890,13 +890,12 @@ impl Inner {
             }
         }
         let (reason, result) = match outcome {
-            Outcome::Response(Ok(result)) => {
+            Outcome::Response(response) => {
                 in_flight.finish();
-                return answer(name, result);
-            }
-            Outcome::Response(Err(e)) => {
-                in_flight.finish();
-                return self.failed(conn, name, e, true).await;
+                return match *response {
+                    Ok(result) => answer(name, result),
+                    Err(e) => self.failed(conn, name, e, true).await,
+                };
             }
             Outcome::Cancelled => ("cancelled by the application", cancelled(name)),
             Outcome::TimedOut => (
