@@ -85,6 +85,13 @@ fn own_server(mode: Mode) -> impl FnOnce() -> axum::Router {
     }
 }
 
+/// A client of `server` with the default settings.
+async fn connect(server: &Killable) -> RemoteTools {
+    RemoteTools::connect(RemoteServer::http(server.url()))
+        .await
+        .expect("the client connects")
+}
+
 fn names(remote: &RemoteTools) -> Vec<String> {
     remote.tools().iter().map(|t| t.name.clone()).collect()
 }
@@ -103,6 +110,28 @@ fn err_text(result: &CallResult) -> String {
     result.text_joined()
 }
 
+/// One progress report: (progress, total, message).
+type Report = (f64, Option<f64>, Option<String>);
+
+/// Call `name` and collect its progress reports.
+async fn with_progress(remote: &RemoteTools, name: &str, args: Value) -> (CallResult, Vec<Report>) {
+    let seen = Mutex::new(Vec::new());
+    let record = |done: f64, total: Option<f64>, message: Option<&str>| {
+        let report = (done, total, message.map(str::to_owned));
+        seen.lock().unwrap().push(report);
+    };
+    let options = CallOptions::new().with_progress(&record);
+    let result = remote.call_with(name, &args, options).await;
+    (result, seen.into_inner().unwrap())
+}
+
+/// `n` steps as the test servers report them: `i` of `n`, "step i".
+fn steps(n: u32) -> Vec<Report> {
+    (1..=n)
+        .map(|i| (f64::from(i), Some(f64::from(n)), Some(format!("step {i}"))))
+        .collect()
+}
+
 /// Wait for the next tool list (version above `after`).
 async fn next_list(remote: &RemoteTools, after: u64) {
     let mut watch = remote.watch();
@@ -115,9 +144,7 @@ async fn next_list(remote: &RemoteTools, after: u64) {
 #[tokio::test]
 async fn own_server_over_http_list_call_errors_and_validation() {
     let server = Killable::start(own_server(Mode::Gated), "127.0.0.1:0");
-    let remote = RemoteTools::connect(RemoteServer::http(server.url()))
-        .await
-        .unwrap();
+    let remote = connect(&server).await;
     assert_eq!(
         names(&remote),
         [
@@ -263,27 +290,9 @@ async fn timeouts_cancellation_and_progress() {
     );
 
     // Progress, forwarded in order before the result.
-    let seen = Mutex::new(Vec::new());
-    let record = |done: f64, total: Option<f64>, message: Option<&str>| {
-        seen.lock()
-            .unwrap()
-            .push((done, total, message.map(str::to_owned)));
-    };
-    let r = remote
-        .call_with(
-            "count",
-            &json!({"n": 4}),
-            CallOptions::new().with_progress(&record),
-        )
-        .await;
+    let (r, seen) = with_progress(&remote, "count", json!({"n": 4})).await;
     assert_eq!(ok_text(&r), "counted to 4");
-    let seen = seen.into_inner().unwrap();
-    assert_eq!(
-        seen,
-        (1..=4)
-            .map(|i| (f64::from(i), Some(4.0), Some(format!("step {i}"))))
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(seen, steps(4));
     // The connection survived all of this.
     assert_eq!(
         ok_text(&remote.call("note_write", &json!({"text": "x"})).await),
@@ -294,9 +303,7 @@ async fn timeouts_cancellation_and_progress() {
 #[tokio::test]
 async fn list_changed_refreshes_the_tools() {
     let server = Killable::start(own_server(Mode::Dynamic), "127.0.0.1:0");
-    let remote = RemoteTools::connect(RemoteServer::http(server.url()))
-        .await
-        .unwrap();
+    let remote = connect(&server).await;
     assert_eq!(
         names(&remote),
         ["reset_tools", "note_write", "slow_stats", "whoami"]
@@ -480,9 +487,7 @@ async fn every_page_protocol_errors_and_list_changed_from_an_rmcp_server() {
         },
         "127.0.0.1:0",
     );
-    let remote = RemoteTools::connect(RemoteServer::http(server.url()))
-        .await
-        .unwrap();
+    let remote = connect(&server).await;
     assert_eq!(names(&remote), ["t1", "t2", "t3", "broken", "grow"]);
     assert_eq!(ok_text(&remote.call("t3", "").await), "ran t3");
 
@@ -657,22 +662,9 @@ async fn python_sdk_server() {
         Content::image(b"\x89PNG".to_vec(), "image/png")
     );
 
-    let seen = Mutex::new(Vec::new());
-    let record = |done: f64, total: Option<f64>, _: Option<&str>| {
-        seen.lock().unwrap().push((done, total));
-    };
-    let r = remote
-        .call_with(
-            "progress",
-            &json!({"steps": 3}),
-            CallOptions::new().with_progress(&record),
-        )
-        .await;
+    let (r, seen) = with_progress(&remote, "progress", json!({"steps": 3})).await;
     assert_eq!(ok_text(&r), "3 steps");
-    assert_eq!(
-        seen.into_inner().unwrap(),
-        [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]
-    );
+    assert_eq!(seen, steps(3));
 
     let r = remote
         .call_with(
