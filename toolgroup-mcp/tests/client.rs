@@ -110,6 +110,26 @@ fn err_text(result: &CallResult) -> String {
     result.text_joined()
 }
 
+/// Wait until more `slow` calls started than `before` (the server runs in this process).
+async fn slow_started_after(before: usize) {
+    wait_until(|| support::SLOW_STARTED.load(Ordering::SeqCst) > before).await;
+}
+
+/// Wait until more `slow` calls were cancelled on the server than `before`.
+async fn slow_dropped_after(before: usize) {
+    wait_until(|| support::SLOW_DROPPED.load(Ordering::SeqCst) > before).await;
+}
+
+async fn wait_until(condition: impl Fn() -> bool) {
+    tokio::time::timeout(PATIENCE, async {
+        while !condition() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the condition came true");
+}
+
 /// One progress report: (progress, total, message).
 type Report = (f64, Option<f64>, Option<String>);
 
@@ -239,7 +259,7 @@ async fn own_server_over_http_list_call_errors_and_validation() {
 async fn timeouts_cancellation_and_progress() {
     let server = Killable::start(own_server(Mode::Gated), "127.0.0.1:0");
     let remote = RemoteTools::connect(
-        RemoteServer::http(server.url()).with_call_timeout(Duration::from_millis(300)),
+        RemoteServer::http(server.url()).with_call_timeout(Duration::from_secs(1)),
     )
     .await
     .unwrap();
@@ -257,21 +277,18 @@ async fn timeouts_cancellation_and_progress() {
     let dropped = support::SLOW_DROPPED.load(Ordering::SeqCst);
     let r = remote.call("slow", &json!({"seconds": 30})).await;
     let message = err_text(&r);
-    assert!(message.contains("timed out after 300 ms"), "{message}");
+    assert!(message.contains("timed out after 1 s"), "{message}");
     assert!(message.contains("You may retry"), "{message}");
-    tokio::time::timeout(PATIENCE, async {
-        while support::SLOW_DROPPED.load(Ordering::SeqCst) == dropped {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await
-    .expect("the server cancelled the timed-out call");
+    slow_dropped_after(dropped).await;
 
-    // The application's cancellation token.
+    // The application's cancellation token, cancelled once the tool runs: the tool is
+    // cancelled on the server too.
     let token = CancellationToken::new();
     let cancel = token.clone();
+    let started = support::SLOW_STARTED.load(Ordering::SeqCst);
+    let dropped = support::SLOW_DROPPED.load(Ordering::SeqCst);
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        slow_started_after(started).await;
         cancel.cancel();
     });
     let r = remote
@@ -288,6 +305,17 @@ async fn timeouts_cancellation_and_progress() {
         "{}",
         r.text_joined()
     );
+    slow_dropped_after(dropped).await;
+
+    // A call whose future is dropped (the caller stopped waiting) is cancelled as well.
+    let started = support::SLOW_STARTED.load(Ordering::SeqCst);
+    let dropped = support::SLOW_DROPPED.load(Ordering::SeqCst);
+    let args = json!({"seconds": 30});
+    tokio::select! {
+        r = remote.call("slow", &args) => panic!("slow finished: {r:?}"),
+        () = slow_started_after(started) => {}
+    }
+    slow_dropped_after(dropped).await;
 
     // Progress, forwarded in order before the result.
     let (r, seen) = with_progress(&remote, "count", json!({"n": 4})).await;
