@@ -2,17 +2,26 @@
 //!
 //! ```text
 //! cargo run --example agent_loop
+//! cargo run --example agent_loop -- --messages   # the conversation as JSON, image included
 //! ```
 //!
 //! The model here is scripted (offline), but it speaks the Chat Completions shapes: it gets
 //! `messages` and `tools`, and answers with an assistant message that may hold `tool_calls`.
 //! Swap `ScriptedModel::complete` for an HTTP call and the loop stays the same.
+//!
+//! The toolkit is the quickstart's plus a `charts` group whose `bar_chart` tool answers with
+//! a PNG image: a Chat Completions tool message holds text only, so the image goes to the
+//! model in a user message right after the tool messages (`result_messages` does that).
 
+#[allow(dead_code)]
 #[path = "support/agent.rs"]
 mod agent;
+#[path = "support/charts.rs"]
+mod charts;
 
 use serde_json::{Value, json};
 use toolgroup::provider::{Provider, Rendered};
+use toolgroup::{CallResult, Content};
 
 /// A stand-in for the Chat Completions API: answers from a script, in OpenAI's shapes.
 struct ScriptedModel {
@@ -38,7 +47,7 @@ impl ScriptedModel {
         };
         match self.turn {
             1 => json!({"role": "assistant", "content": null, "tool_calls": [
-                call("call_1", "reset_tools", json!({"web_search": true, "scraping": true}))
+                call("call_1", "reset_tools", json!({"web_search": true, "scraping": true, "charts": false}))
             ]}),
             // Two calls in parallel; the second has malformed arguments, which the model
             // gets back as an error result it can act on.
@@ -50,9 +59,17 @@ impl ScriptedModel {
                 call("call_4", "page_fetch", json!({"url": "https://example.org/learn"})),
                 call("call_5", "note_write", json!({"text": "tool groups keep the context small"})),
             ]}),
+            4 => json!({"role": "assistant", "content": null, "tool_calls": [
+                call("call_6", "reset_tools", json!({"web_search": false, "scraping": false, "charts": true}))
+            ]}),
+            5 => json!({"role": "assistant", "content": null, "tool_calls": [
+                call("call_7", "bar_chart", json!({"values": [3, 5, 2, 8]}))
+            ]}),
             _ => {
                 let last = messages
-                    .last()
+                    .iter()
+                    .rev()
+                    .find(|m| m["role"] == "tool")
                     .map(|m| m["content"].clone())
                     .unwrap_or_default();
                 json!({"role": "assistant", "content": format!("Done. Last tool said: {last}")})
@@ -61,10 +78,18 @@ impl ScriptedModel {
     }
 }
 
-/// Run the loop; returns a transcript, one line per event.
-pub(crate) async fn run() -> Result<Vec<String>, Box<dyn std::error::Error>> {
-    // The quickstart's toolkit (examples/support/agent.rs); build yours the same way.
-    let toolkit = agent::toolkit();
+/// What a run of the loop leaves.
+pub(crate) struct Run {
+    /// One line per event.
+    pub(crate) transcript: Vec<String>,
+    /// The conversation as the model received it, in the Chat Completions shapes.
+    pub(crate) messages: Vec<Value>,
+}
+
+/// Run the loop to the model's final answer.
+pub(crate) async fn run() -> Result<Run, Box<dyn std::error::Error>> {
+    // The quickstart's groups and `charts` (examples/support); build yours the same way.
+    let toolkit = charts::toolkit();
     // Rendered once at start-up; listing per turn only concatenates pre-rendered JSON.
     let openai = Rendered::new(&toolkit, Provider::OpenAiChat);
     let mut session = toolkit.session();
@@ -91,18 +116,56 @@ pub(crate) async fn run() -> Result<Vec<String>, Box<dyn std::error::Error>> {
         let results = toolkit.call_batch(&mut session, &calls).await;
         for (call, result) in calls.iter().zip(&results) {
             let status = if result.is_error { "error" } else { "ok" };
-            let first_line = result.text_joined().lines().next().unwrap_or("").to_owned();
-            transcript.push(format!("  {} -> {status}: {first_line}", call.name));
+            transcript.push(format!("  {} -> {status}: {}", call.name, summary(result)));
         }
-        messages.extend(openai.result_messages(&calls, &results)?);
+        let rendered = openai.result_messages(&calls, &results)?;
+        for part in rendered
+            .iter()
+            .filter(|m| m["role"] == "user")
+            .filter_map(|m| m["content"].as_array())
+            .flatten()
+        {
+            if let Some(url) = part["image_url"]["url"].as_str() {
+                let (head, data) = url.split_once(',').unwrap_or((url, ""));
+                transcript.push(format!(
+                    "  user message: image_url {head},<{} characters>",
+                    data.len()
+                ));
+            }
+        }
+        messages.extend(rendered);
     }
-    Ok(transcript)
+    Ok(Run {
+        transcript,
+        messages,
+    })
+}
+
+/// A result in one line: its first line of text, else what its blocks are.
+fn summary(result: &CallResult) -> String {
+    if let Some(line) = result.text_joined().lines().next() {
+        return line.to_owned();
+    }
+    let blocks: Vec<String> = result
+        .content
+        .iter()
+        .map(|block| match block {
+            Content::Image {
+                data, mime_type, ..
+            } => format!("an image ({mime_type}, {} bytes)", data.len()),
+            _ => "a block without text".to_owned(),
+        })
+        .collect();
+    blocks.join(", ")
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     match run().await {
-        Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+        Ok(run) if std::env::args().any(|a| a == "--messages") => {
+            println!("{:#}", Value::Array(run.messages));
+        }
+        Ok(run) => run.transcript.iter().for_each(|l| println!("{l}")),
         Err(e) => {
             eprintln!("agent_loop: {e}");
             std::process::exit(1);

@@ -1,8 +1,10 @@
-//! Serve the quickstart's toolkit over MCP.
+//! Serve the quickstart's toolkit over MCP, with a `charts` group whose `bar_chart` tool
+//! answers with a PNG image (an MCP `image` content block).
 //!
 //! ```text
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode gated
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode selected --groups web_search
+//! cargo run --example mcp_server --features mcp -- --transport stdio --mode selected --groups charts
 //! cargo run --example mcp_server --features mcp -- --transport http --mode dynamic --listen 127.0.0.1:8000
 //! ```
 //!
@@ -10,8 +12,11 @@
 //! (`/mcp?groups=web_search,scraping`). Stateless HTTP requests (MCP 2026-07-28 clients) keep
 //! their active groups under the `x-user-id` header's value.
 
+#[allow(dead_code)]
 #[path = "support/agent.rs"]
 mod agent;
+#[path = "support/charts.rs"]
+mod charts;
 
 use std::process::ExitCode;
 
@@ -21,7 +26,8 @@ use toolgroup::mcp::{McpServer, Mode};
 
 const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|gated|dynamic [--groups a,b] [--listen 127.0.0.1:PORT]
 
-Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on) over MCP.
+Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on) and the
+group `charts` (`bar_chart` answers with a PNG image) over MCP.
   --transport  stdio (default) or http (Streamable HTTP at /mcp)
   --mode       selected: the groups are chosen at connect time (--groups on stdio, ?groups= in the URL over HTTP)
                gated (default): every tool listed; reset_tools switches groups, inactive calls are refused
@@ -85,8 +91,8 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = McpServer::new(agent::toolkit(), options.mode)
-        .with_instructions("The quickstart toolkit of toolgroup: notes, web search, page fetching (offline, canned results).")
+    let server = McpServer::new(charts::toolkit(), options.mode)
+        .with_instructions("The quickstart toolkit of toolgroup: notes, web search, page fetching (offline, canned results), and bar charts drawn as PNG images.")
         .with_key(|parts| parts.headers.get("x-user-id")?.to_str().ok().map(str::to_owned));
     if options.http {
         let listener = match tokio::net::TcpListener::bind(&options.listen).await {
@@ -110,7 +116,7 @@ async fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let groups: Session<agent::Agent> =
+    let groups: Session<charts::Analyst> =
         match server.parse_groups(options.groups.as_deref().unwrap_or("")) {
             Ok(g) => g,
             Err(e) => {

@@ -3,10 +3,14 @@
 #[allow(dead_code)]
 #[path = "../examples/agent_loop.rs"]
 mod agent_loop;
+#[path = "common/png.rs"]
+mod png;
+
+use serde_json::json;
 
 #[tokio::test]
 async fn the_agent_loop_runs_to_a_final_answer() {
-    let transcript = agent_loop::run().await.unwrap();
+    let transcript = agent_loop::run().await.unwrap().transcript;
     assert_eq!(
         transcript,
         [
@@ -19,7 +23,62 @@ async fn the_agent_loop_runs_to_a_final_answer() {
             "  page_fetch -> ok: Example page at https://example.org/learn: an offline copy.",
             "  note_write -> ok: Noted (34 characters).",
             "tools: reset_tools, note_write, web_search, page_fetch",
-            "assistant: Done. Last tool said: \"Noted (34 characters).\"",
+            "  reset_tools -> ok: Active groups: charts",
+            "tools: reset_tools, note_write, bar_chart",
+            "  bar_chart -> ok: an image (image/png, 4969 bytes)",
+            "  user message: image_url data:image/png;base64,<6628 characters>",
+            "tools: reset_tools, note_write, bar_chart",
+            "assistant: Done. Last tool said: \"[image (image/png, 4969 bytes): attached in the next user message]\"",
         ]
+    );
+}
+
+/// The chart the model asked for reaches it in the Chat Completions shapes: the tool message
+/// says where the image is, and the user message right after it carries the PNG as a data URL,
+/// an image of the bars asked for.
+#[tokio::test]
+async fn the_chart_reaches_the_model_as_an_image_part() {
+    let messages = agent_loop::run().await.unwrap().messages;
+    let at = messages
+        .iter()
+        .position(|m| m["tool_call_id"] == "call_7")
+        .expect("the bar_chart call's tool message");
+    assert_eq!(
+        messages[at],
+        json!({
+            "role": "tool",
+            "tool_call_id": "call_7",
+            "content": "[image (image/png, 4969 bytes): attached in the next user message]",
+        })
+    );
+    let attachments = &messages[at + 1];
+    assert_eq!(attachments["role"], "user");
+    assert_eq!(
+        attachments["content"][0],
+        json!({"type": "text", "text": "Attachments of the result of `bar_chart` (call call_7):"})
+    );
+    let part = &attachments["content"][1];
+    assert_eq!(part["type"], "image_url");
+    assert_eq!(attachments["content"].as_array().unwrap().len(), 2);
+    let url = part["image_url"]["url"].as_str().unwrap();
+    let data = url
+        .strip_prefix("data:image/png;base64,")
+        .expect("a PNG data URL");
+    let image = png::read(&png::base64(data));
+    assert_eq!(image.chunks, ["IHDR", "PLTE", "IDAT", "IEND"]);
+    // Four bars 10 pixels wide, 4 apart, in a 4-pixel margin; 80 pixels high.
+    assert_eq!((image.width, image.height), (60, 80));
+    // Values 3, 5, 2, 8 scaled to the 71 pixels of the tallest bar (palette index 1), standing
+    // on the axis (index 2) four pixels above the bottom.
+    let bars: Vec<usize> = (0..4)
+        .map(|i| image.column_run(4 + i * 14 + 5, 1))
+        .collect();
+    assert_eq!(bars, [27, 44, 18, 71]);
+    assert_eq!(image.column_run(4 + 3 * 14 + 5, 2), 1, "the axis line");
+    assert_eq!(image.rows[75][0], 0, "the margin is background");
+    assert_eq!(
+        messages.last().unwrap()["role"],
+        "assistant",
+        "the model answered after seeing the chart"
     );
 }

@@ -1,17 +1,23 @@
 """Interop: the official MCP Python SDK against toolgroup's MCP server.
 
-usage: python interop.py PATH/TO/interop_server
+usage: python interop.py PATH/TO/interop_server PATH/TO/mcp_server
 
 Over stdio and over Streamable HTTP: list tools, call one, call `reset_tools`, see a call to an
 inactive group refused, receive `notifications/tools/list_changed` in dynamic mode, cancel a
-running call, and see unknown groups refused in selected mode. Prints one line per check and
+running call, and see unknown groups refused in selected mode. Then the `mcp_server` example
+(built with the `mcp` feature): its `bar_chart` tool answers with an `image` content block, a
+PNG checked chunk by chunk (CRC-32) and through zlib (Adler-32). Prints one line per check and
 ends with `N passed, N failed`; exits non-zero when a check failed.
 """
 
 import asyncio
+import base64
+import binascii
 import json
+import struct
 import subprocess
 import sys
+import zlib
 import urllib.error
 import urllib.request
 
@@ -22,7 +28,10 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+if len(sys.argv) != 3:
+    sys.exit(__doc__)
 SERVER = sys.argv[1]
+EXAMPLE = sys.argv[2]
 RESULTS = []
 
 ALL_TOOLS = ["reset_tools", "note_write", "slow_stats", "whoami", "web_search", "page_fetch", "slow", "count"]
@@ -45,16 +54,16 @@ async def names(client):
 
 
 class HttpServer:
-    """The interop server over HTTP on a free loopback port."""
+    """A server over HTTP on a free loopback port: the interop server in a mode, or a command
+    whose first line on stderr ends with the endpoint's URL."""
 
-    def __init__(self, mode):
-        self.process = subprocess.Popen(
-            [SERVER, mode, "http", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True
-        )
+    def __init__(self, mode=None, command=None):
+        command = command or [SERVER, mode, "http", "127.0.0.1:0"]
+        self.process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
         line = self.process.stderr.readline()
-        if not line.startswith("listening on "):
+        if "http://" not in line:
             raise RuntimeError(f"the server did not start: {line!r}")
-        self.url = line.split("listening on ", 1)[1].strip()
+        self.url = line[line.index("http://"):].strip()
 
     def close(self):
         self.process.terminate()
@@ -176,6 +185,78 @@ async def selected(label, target):
         check(f"{label}: a chosen tool runs", not r.is_error, text(r))
 
 
+def png(data):
+    """The chunk types, width and height of a base64 PNG; raises ValueError, struct.error or
+    zlib.error if it is not a valid 8-bit indexed-colour PNG."""
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except binascii.Error as e:
+        raise ValueError(f"not base64: {e}") from e
+    if raw[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"no PNG signature: {raw[:8]!r}")
+    at, kinds, header, idat = 8, [], b"", b""
+    while at < len(raw):
+        (length,) = struct.unpack(">I", raw[at:at + 4])
+        kind, body = raw[at + 4:at + 8], raw[at + 8:at + 8 + length]
+        (crc,) = struct.unpack(">I", raw[at + 8 + length:at + 12 + length])
+        if zlib.crc32(kind + body) != crc:
+            raise ValueError(f"bad CRC-32 in {kind!r}")
+        kinds.append(kind.decode())
+        header = body if kind == b"IHDR" else header
+        idat += body if kind == b"IDAT" else b""
+        at += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
+    if (depth, colour) != (8, 3):
+        raise ValueError(f"bit depth {depth}, colour type {colour}")
+    rows = zlib.decompress(idat)  # checks the Adler-32
+    if len(rows) != (width + 1) * height:
+        raise ValueError(f"{len(rows)} bytes of rows for {width}x{height}")
+    return kinds, width, height
+
+
+async def chart(label, client):
+    """Call `bar_chart` (its group active) and check the image block and a refused input."""
+    r = await client.call_tool("bar_chart", {"values": [3, 5, 2, 8]})
+    images = [c for c in r.content if isinstance(c, types.ImageContent)]
+    check(f"{label}: bar_chart answers with one image block, image/png",
+          not r.is_error and len(r.content) == 1 and len(images) == 1 and images[0].mime_type == "image/png",
+          r.content)
+    try:
+        seen = png(images[0].data) if images else None
+    except (ValueError, struct.error, zlib.error) as e:
+        seen = repr(e)
+    check(f"{label}: its data is a valid base64 PNG of the four bars (60x80)",
+          seen == (["IHDR", "PLTE", "IDAT", "IEND"], 60, 80), seen)
+    r = await client.call_tool("bar_chart", {"values": []})
+    check(f"{label}: a chart of nothing is an error result",
+          r.is_error and text(r) == "give at least one value to draw", text(r))
+
+
+async def example():
+    """The `mcp_server` example: the chart tool's image over stdio and HTTP."""
+    gated_example = StdioServerParameters(command=EXAMPLE, args=["--transport", "stdio", "--mode", "gated"])
+    async with Client(gated_example, mode="auto") as client:
+        check("example stdio gated: bar_chart is listed", "bar_chart" in await names(client), await names(client))
+        r = await client.call_tool("bar_chart", {"values": [1]})
+        check("example stdio gated: bar_chart is refused while charts is off",
+              r.is_error and "group `charts`" in text(r), text(r))
+        r = await client.call_tool("reset_tools", {"web_search": False, "scraping": False, "charts": True})
+        check("example stdio gated: reset_tools switches charts on", not r.is_error, text(r))
+        await chart("example stdio gated", client)
+    selected_example = StdioServerParameters(
+        command=EXAMPLE, args=["--transport", "stdio", "--mode", "selected", "--groups", "charts"])
+    async with Client(selected_example, mode="legacy") as client:
+        check("example stdio selected: the basic tool and bar_chart",
+              await names(client) == ["note_write", "bar_chart"], await names(client))
+        await chart("example stdio selected", client)
+    server = HttpServer(command=[EXAMPLE, "--transport", "http", "--mode", "selected", "--listen", "127.0.0.1:0"])
+    try:
+        async with Client(http(server.url + "?groups=charts", "py-6"), mode="auto") as client:
+            await chart("example http selected (2026-07-28)", client)
+    finally:
+        server.close()
+
+
 async def main():
     # stdio
     await gated("stdio gated (2026-07-28)", stdio("gated"), "auto")
@@ -216,6 +297,8 @@ async def main():
                           and body["unknown"][1]["did_you_mean"] == "scraping", (e.code, body))
         finally:
             server.close()
+
+    await example()
 
     passed = sum(RESULTS)
     failed = len(RESULTS) - passed

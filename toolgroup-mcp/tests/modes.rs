@@ -2,6 +2,16 @@
 
 mod support;
 
+// The `mcp_server` example's toolkit (the quickstart's groups and `charts`), and a reader of
+// the PNG images its `bar_chart` tool draws.
+#[allow(dead_code)]
+#[path = "../../examples/support/agent.rs"]
+mod agent;
+#[path = "../../examples/support/charts.rs"]
+mod charts;
+#[path = "../../tests/common/png.rs"]
+mod png;
+
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -12,16 +22,16 @@ use rmcp::service::PeerRequestOptions;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
 use serde_json::json;
 use support::{Agent, Client, Counting, call, names, rpc_error, text};
-use toolgroup::Session;
+use toolgroup::{Registry, Session};
 use toolgroup_mcp::{GROUP_META_KEY, McpServer, Mode};
 
-async fn connect(server: &McpServer<Agent>, groups: Session<Agent>) -> (Client, Counting) {
+async fn connect<R: Registry>(server: &McpServer<R>, groups: Session<R>) -> (Client, Counting) {
     connect_with(server, groups, ClientLifecycleMode::Initialize).await
 }
 
-async fn connect_with(
-    server: &McpServer<Agent>,
-    groups: Session<Agent>,
+async fn connect_with<R: Registry>(
+    server: &McpServer<R>,
+    groups: Session<R>,
     lifecycle: ClientLifecycleMode,
 ) -> (Client, Counting) {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
@@ -212,6 +222,50 @@ async fn gated_mode_lists_every_tool_and_refuses_inactive_calls() {
     let (code, message) = rpc_error(call(&client, "reset_tool", json!({})).await.unwrap_err());
     assert_eq!(code, ErrorCode::INVALID_PARAMS);
     assert!(message.contains("Did you mean `reset_tools`?"), "{message}");
+    client.cancel().await.unwrap();
+}
+
+/// The `mcp_server` example's `bar_chart` answers an rmcp client with one `image` block: a
+/// base64 PNG of the bars asked for.
+#[tokio::test]
+async fn the_example_chart_tool_answers_with_an_image_block() {
+    let server = McpServer::new(charts::toolkit(), Mode::Gated);
+    let (client, _) = connect(&server, Session::new()).await;
+    let r = call(&client, "bar_chart", json!({"values": [1]}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true), "the charts group is off");
+    let r = call(
+        &client,
+        "reset_tools",
+        json!({"web_search": false, "scraping": false, "charts": true}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let r = call(&client, "bar_chart", json!({"values": [3, 5, 2, 8]}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{:?}", r.content);
+    assert_eq!(r.structured_content, None);
+    let [block] = &r.content[..] else {
+        panic!("one block: {:?}", r.content)
+    };
+    let image = block.as_image().expect("an image block");
+    assert_eq!(image.mime_type, "image/png");
+    let png = png::read(&png::base64(&image.data));
+    assert_eq!(png.chunks, ["IHDR", "PLTE", "IDAT", "IEND"]);
+    assert_eq!((png.width, png.height), (60, 80));
+    let bars: Vec<usize> = (0..4).map(|i| png.column_run(4 + i * 14 + 5, 1)).collect();
+    assert_eq!(bars, [27, 44, 18, 71]);
+    let r = call(&client, "bar_chart", json!({"values": [-1]}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        text(&r),
+        "value -1 (index 0) cannot be drawn: bars are finite and not negative"
+    );
     client.cancel().await.unwrap();
 }
 
