@@ -538,30 +538,27 @@ async fn every_page_protocol_errors_and_list_changed_from_an_rmcp_server() {
     );
 }
 
-/// The `interop_server` example of this crate, built on demand.
-fn interop_server() -> PathBuf {
+/// An example binary of this workspace, built on demand (`cargo build ... --example NAME`).
+fn example(args: &[&str], name: &str) -> PathBuf {
     let status = std::process::Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "toolgroup-mcp",
-            "--example",
-            "interop_server",
-        ])
+        .args(["build", "--quiet"])
+        .args(args)
+        .args(["--example", name])
         .status()
         .expect("cargo runs");
-    assert!(
-        status.success(),
-        "building the interop_server example failed"
-    );
-    // target/debug/deps/client-HASH -> target/debug/examples/interop_server
+    assert!(status.success(), "building the example {name} failed");
+    // target/debug/deps/client-HASH -> target/debug/examples/NAME
     let exe = std::env::current_exe().unwrap();
     exe.parent()
         .and_then(|deps| deps.parent())
         .unwrap()
         .join("examples")
-        .join(format!("interop_server{}", std::env::consts::EXE_SUFFIX))
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// This crate's `interop_server` example (the tests' toolkit).
+fn interop_server() -> PathBuf {
+    example(&["-p", "toolgroup-mcp"], "interop_server")
 }
 
 /// `program args...` run through `sh`, which writes the server's process id to `pid_file`
@@ -622,6 +619,54 @@ async fn own_example_over_stdio_killed_then_respawned() {
     let second = std::fs::read_to_string(&pid_file).unwrap();
     assert_ne!(first, second, "a new child was spawned");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The project's own MCP server example (`examples/mcp_server.rs`, the facade's `mcp`
+/// feature) over stdio: its `bar_chart` answers with a real PNG image.
+#[tokio::test]
+async fn project_mcp_server_example_over_stdio() {
+    let exe = example(&["-p", "toolgroup", "--features", "mcp"], "mcp_server");
+    let remote = RemoteTools::connect(
+        RemoteServer::stdio(
+            &exe,
+            [
+                "--transport",
+                "stdio",
+                "--mode",
+                "selected",
+                "--groups",
+                "charts",
+            ],
+        )
+        .with_label("mcp_server"),
+    )
+    .await
+    .unwrap();
+    assert_eq!(names(&remote), ["note_write", "bar_chart"]);
+    let r = remote
+        .call("bar_chart", &json!({"values": [1, 2.5, 4]}))
+        .await;
+    ok_text(&r);
+    let Content::Image {
+        data, mime_type, ..
+    } = &r.content[0]
+    else {
+        panic!("not an image: {r:?}")
+    };
+    assert_eq!(mime_type, "image/png");
+    assert_eq!(&data[..4], b"\x89PNG");
+    // The tool's own error, and arguments refused before sending.
+    let r = remote.call("bar_chart", &json!({"values": []})).await;
+    assert!(
+        err_text(&r).contains("give at least one value"),
+        "{}",
+        r.text_joined()
+    );
+    let r = remote.call("bar_chart", &json!({"values": "1,2"})).await;
+    assert_eq!(
+        err_text(&r),
+        "`bar_chart` was not run: invalid argument `values`: expected an array, got a string"
+    );
 }
 
 /// The Python interpreter of the venv `.ci/run` creates, or `None` (the test is skipped).
