@@ -473,8 +473,9 @@ pub(crate) struct Inner {
 }
 
 /// A live connection to a remote MCP server: its tools, kept up to date, and calls to them.
-/// Cheap to clone (clones share the connection); the connection (and a stdio child) closes
-/// when the last clone is dropped.
+/// Cheap to clone (clones share the connection); the connection closes when the last clone
+/// is dropped, and a stdio child is then killed by a task on the Tokio runtime (so drop the
+/// last clone inside the runtime, as rmcp requires of its child-process transport).
 #[derive(Clone)]
 pub struct RemoteTools {
     inner: Arc<Inner>,
@@ -617,16 +618,19 @@ impl RemoteTools {
     }
 }
 
-/// Sends `notifications/cancelled` for a request whose caller stopped waiting (the call's
-/// future was dropped), and stops routing its progress.
+/// A sent request: unless [`finish`](Self::finish)ed, dropping it sends
+/// `notifications/cancelled` (on its own task, so that the caller returns at once: after a
+/// cancellation, a timeout, or when the call's future itself is dropped); either way it stops
+/// routing the request's progress.
 struct InFlight {
     conn: Arc<Connection>,
     id: Option<RequestId>,
     token: Option<ProgressToken>,
+    reason: &'static str,
 }
 
 impl InFlight {
-    /// The request is over: nothing to cancel.
+    /// The request is answered: nothing to cancel.
     fn finish(&mut self) {
         self.id = None;
     }
@@ -641,8 +645,9 @@ impl Drop for InFlight {
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
             let peer = self.conn.service.peer().clone();
+            let reason = self.reason.to_owned();
+            // Best effort: a server that went away needs no cancellation.
             runtime.spawn(async move {
-                let reason = "the caller stopped waiting".to_owned();
                 let _ = peer
                     .notify_cancelled(CancelledNotificationParam::new(Some(id), Some(reason)))
                     .await;
@@ -859,8 +864,8 @@ impl Inner {
             conn: conn.clone(),
             id: Some(handle.id.clone()),
             token: receiver.as_ref().map(|_| handle.progress_token.clone()),
+            reason: "the caller stopped waiting",
         };
-        let id = handle.id.clone();
         let response = handle.await_response();
         tokio::pin!(response);
         let deadline = tokio::time::sleep(timeout);
@@ -889,35 +894,27 @@ impl Inner {
                 report(p);
             }
         }
-        let (reason, result) = match outcome {
+        match outcome {
             Outcome::Response(response) => {
                 in_flight.finish();
-                return match *response {
+                match *response {
                     Ok(result) => answer(name, result),
                     Err(e) => self.failed(conn, name, e, true).await,
-                };
+                }
             }
-            Outcome::Cancelled => ("cancelled by the application", cancelled(name)),
-            Outcome::TimedOut => (
-                "timed out",
+            Outcome::Cancelled => {
+                in_flight.reason = "cancelled by the application";
+                cancelled(name)
+            }
+            Outcome::TimedOut => {
+                in_flight.reason = "timed out";
                 CallResult::error(format!(
                     "`{name}` timed out after {} and was cancelled on the MCP server `{}`; it may have had some effect. You may retry, perhaps with a smaller request.",
                     seconds(timeout),
                     self.server.label
-                )),
-            ),
-        };
-        in_flight.finish();
-        // Best effort: a server that went away needs no cancellation.
-        let _ = conn
-            .service
-            .peer()
-            .notify_cancelled(CancelledNotificationParam::new(
-                Some(id),
-                Some(reason.to_owned()),
-            ))
-            .await;
-        result
+                ))
+            }
+        }
     }
 
     /// The error result of a request that failed; a lost connection is forgotten.
