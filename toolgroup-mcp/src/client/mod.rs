@@ -228,8 +228,10 @@ impl RemoteServer {
         &self.label
     }
 
-    /// How long a call may take before it is cancelled and answers an error result
-    /// (default [`DEFAULT_CALL_TIMEOUT`](Self::DEFAULT_CALL_TIMEOUT)); also bounds a re-list.
+    /// How long a call may wait for its answer, once sent, before it is cancelled and
+    /// answers an error result (default [`DEFAULT_CALL_TIMEOUT`](Self::DEFAULT_CALL_TIMEOUT));
+    /// also bounds a re-list. A reconnection before the call is bounded by the connect
+    /// timeout instead.
     pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
         self.call_timeout = timeout;
         self
