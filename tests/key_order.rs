@@ -104,7 +104,7 @@ fn renderings_are_deterministic() {
         });
         Provider::ALL
             .iter()
-            .map(|&p| Rendered::new(&kit, p).all_tools_json().to_owned())
+            .map(|&p| Rendered::new(&kit, p).all_tools_json(&kit).into_owned())
             .collect::<Vec<_>>()
     };
     let first = render();

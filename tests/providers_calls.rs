@@ -469,7 +469,7 @@ async fn an_agent_loop_in_the_mask_mode() {
     let kit = kit();
     let openai = Rendered::new(&kit, Provider::OpenAiChat);
     let mut session = kit.session();
-    let tools = openai.all_tools_json().to_owned();
+    let tools = openai.all_tools_json(&kit).into_owned();
     let allowed_names = |session: &Session<Kit>| -> Vec<String> {
         let choice = openai
             .allowed_tools_value(&kit, session, AllowMode::Auto)
@@ -507,7 +507,7 @@ async fn an_agent_loop_in_the_mask_mode() {
     );
     assert_eq!(allowed_names(&session), ["reset_tools", "ping", "search"]);
     assert_eq!(
-        openai.all_tools_json(),
+        openai.all_tools_json(&kit),
         tools,
         "the tool array never changes"
     );

@@ -35,7 +35,7 @@ fn the_list_mode_lists_the_session_s_tools() {
         // Every group active lists exactly what the mask mode always sends.
         assert_eq!(
             rendered.tools_json(&kit, &all_active()),
-            rendered.all_tools_json(),
+            rendered.all_tools_json(&kit),
             "{provider}"
         );
         // Listing concatenates pre-rendered pieces into one buffer sized for the whole list:
@@ -43,7 +43,7 @@ fn the_list_mode_lists_the_session_s_tools() {
         let listing = rendered.tools_json(&kit, &web);
         assert_eq!(
             listing.capacity(),
-            rendered.all_tools_json().len(),
+            rendered.all_tools_json(&kit).len(),
             "{provider}"
         );
         // The pre-rendered piece of a tool is what the listing contains.
@@ -169,7 +169,7 @@ fn the_mask_mode_sends_every_tool_and_an_allow_list() {
     for provider in Provider::ALL {
         let rendered = Rendered::new(&kit, *provider);
         assert_eq!(
-            names_in(*provider, &rendered.all_tools_value()),
+            names_in(*provider, &rendered.all_tools_value(&kit)),
             ["reset_tools", "ping", "search", "tag", "tree", "numbers"]
         );
     }

@@ -155,8 +155,14 @@ fn mcp_output_schemas_are_objects() {
 fn gemini_legacy_rules_hold_on_every_schema() {
     let mut checked = 0;
     for listing in [
-        Rendered::new(&kit(), Provider::GeminiLegacy).all_tools_value(),
-        Rendered::new(&zoo::kit(), Provider::GeminiLegacy).all_tools_value(),
+        {
+            let kit = kit();
+            Rendered::new(&kit, Provider::GeminiLegacy).all_tools_value(&kit)
+        },
+        {
+            let kit = zoo::kit();
+            Rendered::new(&kit, Provider::GeminiLegacy).all_tools_value(&kit)
+        },
     ] {
         for found in schemas_of(Provider::GeminiLegacy, &listing) {
             let mut problems = Vec::new();
@@ -206,8 +212,14 @@ fn mcp_schemas_are_object_schemas() {
     assert_eq!(alternatives[1]["required"], json!(["wait"]));
 
     for listing in [
-        Rendered::new(&kit(), Provider::Mcp).all_tools_value(),
-        Rendered::new(&zoo::kit(), Provider::Mcp).all_tools_value(),
+        {
+            let kit = kit();
+            Rendered::new(&kit, Provider::Mcp).all_tools_value(&kit)
+        },
+        {
+            let kit = zoo::kit();
+            Rendered::new(&kit, Provider::Mcp).all_tools_value(&kit)
+        },
     ] {
         for found in schemas_of(Provider::Mcp, &listing) {
             assert_eq!(

@@ -48,7 +48,8 @@ impl<'a, R: Registry> Catalog<'a, R> {
     }
 
     /// The catalog as Markdown: `reset_tools` (when exposed), then each group in declaration
-    /// order with its description and instructions, and each of its tools with its
+    /// order with its description and instructions, and each of its tools (those found at run
+    /// time as they are now, after the compiled-in ones) with its
     /// description, hints, timeout, a table of its parameters (name, JSON type, whether
     /// required, description) and its output type.
     pub fn to_markdown(&self) -> String {
@@ -78,6 +79,9 @@ impl<'a, R: Registry> Catalog<'a, R> {
             }
             for tool in group.tools {
                 tool_section(&mut out, &ToolFacts::of_info(tool), "###");
+            }
+            for def in self.found_tools(group) {
+                tool_section(&mut out, &ToolFacts::of_definition(def), "###");
             }
         }
         out
@@ -121,9 +125,22 @@ impl<'a, R: Registry> Catalog<'a, R> {
                 tool_value(&ToolFacts::of_definition(reset)),
             );
         }
-        let groups: Vec<Value> = self.toolkit.groups().iter().map(group_value).collect();
+        let groups: Vec<Value> = self
+            .toolkit
+            .groups()
+            .iter()
+            .map(|group| group_value(group, self.found_tools(group)))
+            .collect();
         root.insert("groups".to_owned(), Value::Array(groups));
         Value::Object(root)
+    }
+
+    /// The shown tools of `group` found at run time (see [`dynamic`](crate::dynamic)).
+    fn found_tools(&self, group: &GroupInfo) -> impl Iterator<Item = &'static ToolDefinition> {
+        let name = group.name;
+        self.toolkit
+            .found_definitions()
+            .filter(move |def| def.group == Some(name))
     }
 
     /// [`to_value`](Self::to_value) as pretty-printed JSON text, with a final newline.
@@ -192,11 +209,12 @@ impl<'a> ToolFacts<'a> {
     }
 }
 
-fn group_value(group: &GroupInfo) -> Value {
+fn group_value(group: &GroupInfo, found: impl Iterator<Item = &'static ToolDefinition>) -> Value {
     let tools: Vec<Value> = group
         .tools
         .iter()
         .map(|t| tool_value(&ToolFacts::of_info(t)))
+        .chain(found.map(|d| tool_value(&ToolFacts::of_definition(d))))
         .collect();
     json!({
         "name": group.name,

@@ -55,6 +55,14 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
         let _ = (tool, ctx, args);
         None
     }
+
+    /// The run-time source of the group's tools, for a group whose tools are found at run
+    /// time (its [`TOOL_INFOS`](Self::TOOL_INFOS) is then empty). `None` for every group of
+    /// Rust functions.
+    #[doc(hidden)]
+    fn dynamic_tools(&self) -> Option<&dyn crate::dynamic::DynamicTools> {
+        None
+    }
 }
 
 /// Static facts about one group of a toolkit.

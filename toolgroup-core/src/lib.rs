@@ -18,6 +18,7 @@ mod args;
 pub mod catalog;
 mod check;
 mod context;
+pub mod dynamic;
 mod echo;
 mod futures;
 mod group;

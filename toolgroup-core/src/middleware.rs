@@ -86,6 +86,12 @@ pub(crate) enum Target {
         index: u32,
         timeout: Option<Duration>,
     },
+    /// A tool found at run time: its group's index in `R::GROUPS`.
+    Found {
+        group: u32,
+        definition: &'static crate::toolkit::ToolDefinition,
+        timeout: Option<Duration>,
+    },
 }
 
 pub(crate) struct ResetState {

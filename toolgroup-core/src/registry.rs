@@ -80,6 +80,10 @@ pub trait Registry: Send + Sync + Sized + 'static {
         args: Arguments<'a>,
     ) -> Option<Result<CallResult, ArgumentError>>;
     #[doc(hidden)]
+    /// The run-time source of group `group`'s tools (an index into
+    /// [`GROUPS`](Registry::GROUPS)), if its tools are found at run time.
+    fn dynamic_tools(&self, group: usize) -> Option<&dyn crate::dynamic::DynamicTools>;
+    #[doc(hidden)]
     /// The typed reset value's bits.
     fn reset_to_bits(reset: &Self::Reset) -> Self::Bits;
     #[doc(hidden)]

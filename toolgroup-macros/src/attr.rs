@@ -176,6 +176,7 @@ pub(crate) struct GroupArgs {
     pub(crate) description: Option<Spanned<LitStr>>,
     pub(crate) instructions: Option<Spanned<LitStr>>,
     pub(crate) tools: Option<Spanned<Vec<Path>>>,
+    pub(crate) remote: Option<Spanned<bool>>,
     pub(crate) krate: Option<Spanned<Path>>,
 }
 
@@ -184,9 +185,10 @@ pub(crate) fn parse_group_args(tokens: TokenStream, errors: &mut Errors) -> Grou
     parse_keys(
         tokens,
         errors,
-        "`name`, `description`, `instructions`, `tools` or `crate`",
+        "`name`, `description`, `instructions`, `tools`, `remote` or `crate`",
         |key, meta, errors| {
             match key {
+                "remote" => set(&mut args.remote, meta, flag(meta)?, errors),
                 "name" => set(&mut args.name, meta, lit_str(meta)?, errors),
                 "description" => set(&mut args.description, meta, lit_str(meta)?, errors),
                 "instructions" => set(&mut args.instructions, meta, lit_str(meta)?, errors),

@@ -145,6 +145,17 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             respan(arm, syn::spanned::Spanned::span(ty))
         })
         .collect();
+    let dynamic_arms: Vec<TokenStream> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (ty, ident) = (&f.ty, &f.ident);
+            let arm = quote! {
+                #i => <#ty as #krate::ToolGroup>::dynamic_tools(&self.#ident),
+            };
+            respan(arm, syn::spanned::Spanned::span(ty))
+        })
+        .collect();
     let sync_arms: Vec<TokenStream> = fields
         .iter()
         .enumerate()
@@ -298,6 +309,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 match group {
                     #( #sync_arms )*
                     _ => ::core::panic!("toolgroup: group index out of range (a bug in the caller of `Registry::dispatch_sync`)"),
+                }
+            }
+
+            fn dynamic_tools(&self, group: usize) -> #p::Option<&dyn #krate::dynamic::DynamicTools> {
+                match group {
+                    #( #dynamic_arms )*
+                    _ => #p::None,
                 }
             }
 

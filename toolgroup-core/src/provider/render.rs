@@ -1,7 +1,9 @@
 //! Pre-rendered tool definitions for one provider, listed per session without re-rendering.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 use serde_json::Value;
@@ -51,14 +53,23 @@ pub struct Rendered<R: Registry> {
     has_reset: bool,
     /// Every definition, as the mask mode sends it.
     all_json: String,
+    /// Tools found at run time, rendered on first use (their definitions are interned, so
+    /// the address identifies one).
+    found: Mutex<FxHashMap<usize, Arc<Entry>>>,
     _registry: PhantomData<fn() -> R>,
+}
+
+/// A listed tool: compiled-in (its entry) or found at run time (its definition).
+enum Listed<'a> {
+    Entry(usize),
+    Found(&'a ToolDefinition),
 }
 
 impl<R: Registry> Rendered<R> {
     /// Render every definition of `toolkit` for `provider`.
     pub fn new(toolkit: &Toolkit<R>, provider: Provider) -> Self {
         let format = provider.format();
-        let defs: Vec<&ToolDefinition> = toolkit.all_definitions().collect();
+        let defs: Vec<&ToolDefinition> = toolkit.compiled_definitions().collect();
         let entries: Vec<Entry> = format
             .definitions(&defs)
             .into_iter()
@@ -93,9 +104,10 @@ impl<R: Registry> Rendered<R> {
             index,
             has_reset: toolkit.reset_definition().is_some(),
             all_json: String::new(),
+            found: Mutex::default(),
             _registry: PhantomData,
         };
-        rendered.all_json = rendered.concat(0..rendered.entries.len());
+        rendered.all_json = rendered.concat((0..rendered.entries.len()).map(Listed::Entry));
         rendered
     }
 
@@ -137,7 +149,7 @@ impl<R: Registry> Rendered<R> {
     /// exposing `reset_tools`).
     pub fn tools_json(&self, toolkit: &Toolkit<R>, session: &Session<R>) -> String {
         self.check(toolkit);
-        self.concat(toolkit.definitions_indexed(session).map(|(i, _)| i))
+        self.concat(toolkit.definitions_indexed(session).map(listed))
     }
 
     /// [`tools_json`](Self::tools_json) as a JSON value.
@@ -150,15 +162,35 @@ impl<R: Registry> Rendered<R> {
     }
 
     /// The request's tools in the mask mode: every definition, active or not, in the stable
-    /// order of [`Toolkit::all_definitions`]. Rendered once; send it with
-    /// [`allowed_tools_json`](Self::allowed_tools_json).
-    pub fn all_tools_json(&self) -> &str {
-        &self.all_json
+    /// order of [`Toolkit::all_definitions`]. Rendered once (borrowed) while `toolkit` has no
+    /// tools found at run time; with them, their current definitions are added after the
+    /// compiled-in ones. Send it with [`allowed_tools_json`](Self::allowed_tools_json).
+    ///
+    /// # Panics
+    ///
+    /// As [`tools_json`](Self::tools_json).
+    pub fn all_tools_json(&self, toolkit: &Toolkit<R>) -> Cow<'_, str> {
+        self.check(toolkit);
+        let found: Vec<&ToolDefinition> = toolkit.found_definitions().collect();
+        if found.is_empty() {
+            return Cow::Borrowed(&self.all_json);
+        }
+        Cow::Owned(
+            self.concat(
+                (0..self.entries.len())
+                    .map(Listed::Entry)
+                    .chain(found.into_iter().map(Listed::Found)),
+            ),
+        )
     }
 
     /// [`all_tools_json`](Self::all_tools_json) as a JSON value.
-    pub fn all_tools_value(&self) -> Value {
-        parse(&self.all_json)
+    ///
+    /// # Panics
+    ///
+    /// As [`tools_json`](Self::tools_json).
+    pub fn all_tools_value(&self, toolkit: &Toolkit<R>) -> Value {
+        parse(&self.all_tools_json(toolkit))
     }
 
     /// The allow-list of the mask mode: which of [`all_tools_json`](Self::all_tools_json)'s
@@ -193,11 +225,14 @@ impl<R: Registry> Rendered<R> {
         let mut out = String::with_capacity(open.len() + close.len() + self.all_allowed_len());
         out.push_str(open);
         let mut any = false;
-        for (i, _) in toolkit.definitions_indexed(session) {
+        for tool in toolkit.definitions_indexed(session).map(listed) {
             if any {
                 out.push(',');
             }
-            out.push_str(&self.entries[i].allowed);
+            match tool {
+                Listed::Entry(i) => out.push_str(&self.entries[i].allowed),
+                Listed::Found(def) => out.push_str(&self.found_entry(def).allowed),
+            }
             any = true;
         }
         if !any {
@@ -373,8 +408,32 @@ impl<R: Registry> Rendered<R> {
         self.entries.iter().map(|e| e.allowed.len() + 1).sum()
     }
 
-    /// The definitions at `indices`, in the request's envelope, in one allocation.
-    fn concat(&self, indices: impl Iterator<Item = usize>) -> String {
+    /// The entry of a tool found at run time, rendered on first use.
+    fn found_entry(&self, def: &ToolDefinition) -> Arc<Entry> {
+        let key = std::ptr::from_ref(def) as usize;
+        let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        found
+            .entry(key)
+            .or_insert_with(|| {
+                let format = self.format();
+                let rendered = format
+                    .definitions(&[def])
+                    .pop()
+                    .expect("one definition renders as one");
+                Arc::new(Entry {
+                    name: def.name,
+                    json: RawValue::from_string(rendered.json.to_string())
+                        .expect("serde_json writes valid JSON"),
+                    allowed: format.allow_entry(def.name).into_boxed_str(),
+                    strictness: rendered.strictness,
+                    wrapped: rendered.wrapped,
+                })
+            })
+            .clone()
+    }
+
+    /// The definitions of `tools`, in the request's envelope, in one allocation.
+    fn concat<'d>(&self, tools: impl Iterator<Item = Listed<'d>>) -> String {
         let Envelope { open, close, empty } = self.format().tools_envelope();
         let capacity = if self.all_json.is_empty() {
             open.len()
@@ -390,11 +449,14 @@ impl<R: Registry> Rendered<R> {
         let mut out = String::with_capacity(capacity);
         out.push_str(open);
         let mut any = false;
-        for i in indices {
+        for tool in tools {
             if any {
                 out.push(',');
             }
-            out.push_str(self.entries[i].json.get());
+            match tool {
+                Listed::Entry(i) => out.push_str(self.entries[i].json.get()),
+                Listed::Found(def) => out.push_str(self.found_entry(def).json.get()),
+            }
             any = true;
         }
         if !any {
@@ -404,6 +466,13 @@ impl<R: Registry> Rendered<R> {
         }
         out.push_str(close);
         out
+    }
+}
+
+fn listed<'a>((index, def): (Option<usize>, &'a ToolDefinition)) -> Listed<'a> {
+    match index {
+        Some(i) => Listed::Entry(i),
+        None => Listed::Found(def),
     }
 }
 

@@ -29,7 +29,7 @@ use crate::session::Session;
 use crate::tool::ToolAnnotations;
 
 use super::messages;
-use super::{Core, Slot, ToolCall, Toolkit};
+use super::{Core, Slot, ToolCall, ToolDefinition, Toolkit};
 
 /// The caller's side of one call: the id (a batch gives each call its own) and the shared
 /// context.
@@ -210,6 +210,10 @@ impl<R: Registry> Toolkit<R> {
             return Ok(self.core.reset(session, arguments).1);
         }
         let Some(slot) = self.core.slot(name) else {
+            if !self.core.found.is_empty() {
+                // Perhaps a tool found at run time: those always await.
+                return Err(span);
+            }
             return Ok(self.unknown_tool(session, name));
         };
         let group = R::GROUPS[slot.group as usize].name;
@@ -278,7 +282,7 @@ impl<R: Registry> Toolkit<R> {
                 arguments,
             );
             let outcome = CatchUnwind::new(pin!(future)).await;
-            return finish(slot, outcome, self.panic_details).1;
+            return finish(slot.info.name, outcome, self.panic_details).1;
         }
         self.traced(session, span, name, arguments, cx).await
     }
@@ -332,6 +336,27 @@ impl<R: Registry> Toolkit<R> {
         let (target, tool, group, annotations) = if self.is_reset(name) {
             let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
             (Target::Reset, RESET_TOOLS, None, reset.annotations)
+        } else if let Some(found) = self
+            .core
+            .slot(name)
+            .is_none()
+            .then(|| self.core.found_view().and_then(|view| view.get(name)))
+            .flatten()
+        {
+            let place = self.core.found[found.found as usize];
+            let definition = found.definition;
+            let group = R::GROUPS[place.group as usize].name;
+            if let Some(switch) = place.switch
+                && !session.slot_active(switch as usize)
+            {
+                return ("inactive_group", self.inactive(definition.name, group));
+            }
+            let target = Target::Found {
+                group: place.group,
+                definition,
+                timeout: self.default_timeout,
+            };
+            (target, definition.name, Some(group), definition.annotations)
         } else {
             let Some((index, &slot)) = self.core.lookup(name) else {
                 return ("unknown_tool", self.unknown_tool(session, name));
@@ -396,6 +421,31 @@ impl<R: Registry> Toolkit<R> {
                 );
                 self.core
                     .run_tool(slot, ctx, arguments, timeout, self.panic_details)
+                    .await
+            }
+            Target::Found {
+                group: index,
+                definition,
+                timeout,
+            } => {
+                let context = cx.context;
+                let ctx = ToolContext::new(
+                    tool,
+                    group.unwrap_or_default(),
+                    cx.id,
+                    extensions,
+                    context.and_then(CallContext::progress).map(|p| &**p),
+                    context.and_then(CallContext::cancellation),
+                );
+                self.core
+                    .run_found(
+                        index,
+                        definition,
+                        ctx,
+                        arguments,
+                        timeout,
+                        self.panic_details,
+                    )
                     .await
             }
         }
@@ -577,49 +627,85 @@ impl<R: Registry> Core<R> {
         panic_details: bool,
     ) -> (&'static str, CallResult) {
         let (group, tool) = (slot.group as usize, slot.tool as usize);
+        let name = slot.info.name;
         // A plain-`fn` tool runs to completion inside one poll: a timer could not interrupt
         // it, so it runs without one.
         match catch_panic(|| self.registry.dispatch_sync(group, tool, ctx, arguments)) {
-            Ok(Some(outcome)) => return finish(slot, Ok(outcome), panic_details),
+            Ok(Some(outcome)) => return finish(name, Ok(outcome), panic_details),
             Ok(None) => {}
-            Err(panic) => return finish(slot, Err(panic), panic_details),
+            Err(panic) => return finish(name, Err(panic), panic_details),
         }
         let future = self.registry.dispatch(group, tool, ctx, arguments);
-        let future = pin!(future);
-        let future = CatchUnwind::new(future);
-        let outcome = match timeout {
-            None => future.await,
-            // Without a Tokio timer, `timeout` panics when it builds its `Sleep`: report that
-            // as a configuration error instead of unwinding into the caller.
-            Some(limit) => match catch_panic(|| Box::pin(tokio::time::timeout(limit, future))) {
-                Err(_) => return ("no_timer", messages::no_timer(slot.info.name)),
-                Ok(timed) => match timed.await {
-                    Ok(outcome) => outcome,
-                    Err(_) => return ("timeout", messages::timed_out(slot.info.name, limit)),
-                },
-            },
-        };
-        finish(slot, outcome, panic_details)
+        run_future(name, future, timeout, panic_details).await
     }
+
+    /// Run a tool found at run time, with the timeout, catching panics.
+    async fn run_found(
+        &self,
+        group: u32,
+        definition: &'static ToolDefinition,
+        ctx: ToolContext<'_>,
+        arguments: Arguments<'_>,
+        timeout: Option<Duration>,
+        panic_details: bool,
+    ) -> (&'static str, CallResult) {
+        let name = definition.name;
+        let Some(source) = self.registry.dynamic_tools(group as usize) else {
+            // Unreachable: the group was found to have a source when the toolkit was built.
+            return (
+                "tool_error",
+                CallResult::error(format!("`{name}` has no source of tools any more")),
+            );
+        };
+        let future = match catch_panic(|| source.call(definition, ctx, arguments)) {
+            Ok(future) => future,
+            Err(panic) => return finish(name, Err(panic), panic_details),
+        };
+        run_future(
+            name,
+            async move { Ok(future.await) },
+            timeout,
+            panic_details,
+        )
+        .await
+    }
+}
+
+/// Run a tool's future to completion, with a timeout, catching panics.
+async fn run_future(
+    name: &'static str,
+    future: impl Future<Output = Result<CallResult, ArgumentError>>,
+    timeout: Option<Duration>,
+    panic_details: bool,
+) -> (&'static str, CallResult) {
+    let future = pin!(future);
+    let future = CatchUnwind::new(future);
+    let outcome = match timeout {
+        None => future.await,
+        // Without a Tokio timer, `timeout` panics when it builds its `Sleep`: report that
+        // as a configuration error instead of unwinding into the caller.
+        Some(limit) => match catch_panic(|| Box::pin(tokio::time::timeout(limit, future))) {
+            Err(_) => return ("no_timer", messages::no_timer(name)),
+            Ok(timed) => match timed.await {
+                Ok(outcome) => outcome,
+                Err(_) => return ("timeout", messages::timed_out(name, limit)),
+            },
+        },
+    };
+    finish(name, outcome, panic_details)
 }
 
 /// The outcome label and result of a finished tool future.
 #[inline]
 fn finish(
-    slot: &Slot,
+    name: &'static str,
     outcome: Result<Result<CallResult, ArgumentError>, String>,
     panic_details: bool,
 ) -> (&'static str, CallResult) {
     match outcome {
         Ok(Ok(result)) => (if result.is_error { "tool_error" } else { "ok" }, result),
-        Ok(Err(e)) => (
-            "invalid_arguments",
-            messages::invalid_arguments(slot.info.name, &e),
-        ),
-        Err(panic) => (
-            "panic",
-            messages::panicked(slot.info.name, &panic, panic_details),
-        ),
+        Ok(Err(e)) => ("invalid_arguments", messages::invalid_arguments(name, &e)),
+        Err(panic) => ("panic", messages::panicked(name, &panic, panic_details)),
     }
 }
 
@@ -661,6 +747,30 @@ impl<R: Registry> Run for Core<R> {
                     );
                     self.run_tool(
                         slot,
+                        ctx,
+                        arguments.as_arguments(),
+                        timeout,
+                        inner.panic_details,
+                    )
+                    .await
+                    .1
+                }
+                Target::Found {
+                    group: index,
+                    definition,
+                    timeout,
+                } => {
+                    let ctx = ToolContext::new(
+                        definition.name,
+                        group.unwrap_or_default(),
+                        call_id.as_deref(),
+                        Some(&extensions),
+                        inner.progress.as_deref(),
+                        inner.cancel.as_ref(),
+                    );
+                    self.run_found(
+                        index,
+                        definition,
                         ctx,
                         arguments.as_arguments(),
                         timeout,

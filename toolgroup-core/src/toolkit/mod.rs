@@ -2,6 +2,7 @@
 //! in [`dispatch`](self::dispatch), the texts a model reads in `messages`.
 
 mod dispatch;
+mod found;
 mod index;
 mod messages;
 
@@ -109,6 +110,10 @@ pub(crate) struct Core<R: Registry> {
     pub(crate) reset: Option<ToolDefinition>,
     /// Switchable group names, in slot order, indexed by name.
     pub(crate) names: reset::GroupNames,
+    /// The groups whose tools are found at run time, in declaration order.
+    pub(crate) found: Vec<found::FoundGroup>,
+    /// The last view of their tools.
+    pub(crate) found_cache: Mutex<Option<Arc<found::FoundView>>>,
 }
 
 impl<R: Registry> Core<R> {
@@ -161,6 +166,13 @@ impl<R: Registry> Toolkit<R> {
                 });
             }
         }
+        let found = (0..groups.len())
+            .filter(|&g| registry.dynamic_tools(g).is_some())
+            .map(|g| found::FoundGroup {
+                group: g as u32,
+                switch: slot_of_group[g],
+            })
+            .collect();
         let names = reset::GroupNames::new(R::SWITCHABLE.iter().map(|&g| groups[g].name).collect());
         let reset = (!names.is_empty()).then(|| ToolDefinition {
             name: RESET_TOOLS,
@@ -184,6 +196,8 @@ impl<R: Registry> Toolkit<R> {
                 slots,
                 reset,
                 names,
+                found,
+                found_cache: Mutex::new(None),
             }),
             expose_reset: true,
             default_timeout: None,
@@ -283,18 +297,31 @@ impl<R: Registry> Toolkit<R> {
     }
 
     /// The tools a model should see in `session`: `reset_tools` first, then the basic tools,
-    /// then the active groups' tools, groups in declaration order, tools in source order.
-    /// Nothing is built or allocated: the definitions were built with the toolkit.
+    /// then the active groups' tools, groups in declaration order, tools in source order;
+    /// tools found at run time (see [`dynamic`](crate::dynamic)) come last, groups in
+    /// declaration order. Nothing is built or allocated for compiled-in tools: their
+    /// definitions were built with the toolkit.
     pub fn definitions(&self, session: &Session<R>) -> impl Iterator<Item = &ToolDefinition> + '_ {
         self.definitions_indexed(session).map(|(_, d)| d)
     }
 
-    /// Every tool in the stable listing order, active or not (`reset_tools` first). For
-    /// catalogs and for the "mask" delivery mode.
+    /// Every tool in the stable listing order, active or not (`reset_tools` first, tools
+    /// found at run time last). For catalogs and for the "mask" delivery mode.
     pub fn all_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
+        self.compiled_definitions()
+            .chain(self.found_definitions().map(shorten))
+    }
+
+    /// `reset_tools` (when exposed) and the compiled-in tools, in listing order.
+    pub(crate) fn compiled_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
         self.reset_definition()
             .into_iter()
             .chain(self.core.tools.iter())
+    }
+
+    /// The shown tools found at run time, active or not, in listing order.
+    pub(crate) fn found_definitions(&self) -> impl Iterator<Item = &'static ToolDefinition> {
+        FoundDefinitions::new(self.core.found_view(), |_| true)
     }
 
     /// The definition of the tool named `name` (`reset_tools` included when exposed), active
@@ -302,32 +329,58 @@ impl<R: Registry> Toolkit<R> {
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
         match self.reset_definition() {
             Some(reset) if name == RESET_TOOLS => Some(reset),
-            _ => self
-                .core
-                .index
-                .get(name)
-                .map(|i| &self.core.tools[i as usize]),
+            _ => match self.core.index.get(name) {
+                Some(i) => Some(&self.core.tools[i as usize]),
+                None => self
+                    .core
+                    .found_view()
+                    .and_then(|view| view.get(name))
+                    .map(|t| t.definition),
+            },
         }
     }
 
-    /// Like [`definitions`](Self::definitions), each with its position in
-    /// [`all_definitions`](Self::all_definitions), so a renderer can reuse per-tool output
-    /// it built once for the whole list.
+    /// The tools found at run time that are not shown to the model, with the reason (a name
+    /// taken by another tool, or one that providers refuse). See [`dynamic`](crate::dynamic).
+    pub fn hidden_tools(&self) -> Vec<crate::dynamic::HiddenTool> {
+        self.core
+            .found_view()
+            .map(|view| view.hidden.clone())
+            .unwrap_or_default()
+    }
+
+    /// Like [`definitions`](Self::definitions), each compiled-in tool with its position in
+    /// [`all_definitions`](Self::all_definitions) (`None` for tools found at run time), so a
+    /// renderer can reuse per-tool output it built once for the whole list.
     pub(crate) fn definitions_indexed(
         &self,
         session: &Session<R>,
-    ) -> impl Iterator<Item = (usize, &ToolDefinition)> + '_ {
+    ) -> impl Iterator<Item = (Option<usize>, &ToolDefinition)> + '_ {
         let session = *session;
         let offset = usize::from(self.reset_definition().is_some());
-        self.reset_definition().map(|d| (0, d)).into_iter().chain(
-            self.core
-                .tools
-                .iter()
-                .zip(&self.core.slots)
-                .enumerate()
-                .filter(move |(_, (_, s))| s.switch.is_none_or(|w| session.slot_active(w as usize)))
-                .map(move |(i, (d, _))| (i + offset, d)),
-        )
+        let core = &*self.core;
+        self.reset_definition()
+            .map(|d| (Some(0), d))
+            .into_iter()
+            .chain(
+                self.core
+                    .tools
+                    .iter()
+                    .zip(&self.core.slots)
+                    .enumerate()
+                    .filter(move |(_, (_, s))| {
+                        s.switch.is_none_or(|w| session.slot_active(w as usize))
+                    })
+                    .map(move |(i, (d, _))| (Some(i + offset), d)),
+            )
+            .chain(
+                FoundDefinitions::new(self.core.found_view(), move |t| {
+                    core.found[t.found as usize]
+                        .switch
+                        .is_none_or(|w| session.slot_active(w as usize))
+                })
+                .map(|d| (None, shorten(d))),
+            )
     }
 
     /// Whether the model may call `name` in `session` (exposed and active).
@@ -335,14 +388,26 @@ impl<R: Registry> Toolkit<R> {
         if self.is_reset(name) {
             return true;
         }
-        self.core
-            .slot(name)
-            .is_some_and(|s| s.switch.is_none_or(|w| session.slot_active(w as usize)))
+        let switch = match self.core.slot(name) {
+            Some(slot) => slot.switch,
+            None => match self.core.found_view().and_then(|view| view.get(name)) {
+                Some(tool) => self.core.found[tool.found as usize].switch,
+                None => return false,
+            },
+        };
+        switch.is_none_or(|w| session.slot_active(w as usize))
     }
 
     /// The group a tool belongs to (`None` for `reset_tools` and unknown names).
     pub fn group_of(&self, tool: &str) -> Option<&'static GroupInfo> {
-        self.core.slot(tool).map(|s| &R::GROUPS[s.group as usize])
+        let group = match self.core.slot(tool) {
+            Some(slot) => slot.group,
+            None => {
+                let found = self.core.found_view()?.get(tool)?;
+                self.core.found[found.found as usize].group
+            }
+        };
+        Some(&R::GROUPS[group as usize])
     }
 
     pub(crate) fn is_reset(&self, name: &str) -> bool {
@@ -360,4 +425,41 @@ impl<R: Registry + std::fmt::Debug> std::fmt::Debug for Toolkit<R> {
             .field("policy", &self.policy.is_some())
             .finish_non_exhaustive()
     }
+}
+
+/// The shown run-time tools of a view that pass `keep`, as `'static` definitions.
+struct FoundDefinitions<F> {
+    view: Option<Arc<found::FoundView>>,
+    next: usize,
+    keep: F,
+}
+
+impl<F: FnMut(&found::FoundTool) -> bool> FoundDefinitions<F> {
+    fn new(view: Option<Arc<found::FoundView>>, keep: F) -> Self {
+        FoundDefinitions {
+            view,
+            next: 0,
+            keep,
+        }
+    }
+}
+
+impl<F: FnMut(&found::FoundTool) -> bool> Iterator for FoundDefinitions<F> {
+    type Item = &'static ToolDefinition;
+
+    fn next(&mut self) -> Option<&'static ToolDefinition> {
+        let view = self.view.as_ref()?;
+        while let Some(tool) = view.tools.get(self.next) {
+            self.next += 1;
+            if (self.keep)(tool) {
+                return Some(tool.definition);
+            }
+        }
+        None
+    }
+}
+
+/// A `'static` definition as one borrowed from the toolkit (so both kinds chain).
+fn shorten<'a>(definition: &'static ToolDefinition) -> &'a ToolDefinition {
+    definition
 }

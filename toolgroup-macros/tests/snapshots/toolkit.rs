@@ -181,6 +181,18 @@ impl ::toolgroup::Registry for Agent {
             }
         }
     }
+    fn dynamic_tools(
+        &self,
+        group: usize,
+    ) -> ::toolgroup::__private::Option<&dyn ::toolgroup::dynamic::DynamicTools> {
+        match group {
+            0usize => <Notes as ::toolgroup::ToolGroup>::dynamic_tools(&self.notes),
+            1usize => {
+                <WebSearch as ::toolgroup::ToolGroup>::dynamic_tools(&self.web_search)
+            }
+            _ => ::toolgroup::__private::None,
+        }
+    }
     #[allow(unused_variables, unused_mut)]
     fn reset_to_bits(reset: &AgentReset) -> [u64; 1usize] {
         let mut bits = [0u64; 1usize];

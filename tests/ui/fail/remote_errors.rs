@@ -1,0 +1,28 @@
+use toolgroup::prelude::*;
+
+/// A tool.
+#[tool]
+fn read_file(path: String) -> String {
+    path
+}
+
+#[tool_group(name = "files", description = "Files.", tools = [read_file], remote)]
+struct WithTools;
+
+#[tool_group(name = "web", description = "Web.", remote)]
+struct WithFields {
+    url: String,
+}
+
+struct Db;
+
+#[tool_group(name = "db", description = "Database.", remote)]
+impl Db {
+    /// Query.
+    #[tool]
+    fn query(&self, sql: String) -> String {
+        sql
+    }
+}
+
+fn main() {}

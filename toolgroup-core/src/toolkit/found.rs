@@ -1,0 +1,139 @@
+//! The toolkit's view of the tools found at run time: which are shown, under which group,
+//! and which are hidden and why. Rebuilt when a source reports a new tool set.
+
+use std::sync::{Arc, PoisonError};
+
+use rustc_hash::FxHashMap;
+
+use crate::dynamic::{HiddenTool, ToolSet, is_valid_tool_name};
+use crate::registry::Registry;
+use crate::reset::RESET_TOOLS;
+
+use super::{Core, ToolDefinition};
+
+/// A group whose tools are found at run time: its index in `R::GROUPS` and its switch.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FoundGroup {
+    pub(crate) group: u32,
+    pub(crate) switch: Option<u32>,
+}
+
+/// One shown run-time tool.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FoundTool {
+    /// Index into `Core::found`.
+    pub(crate) found: u32,
+    pub(crate) definition: &'static ToolDefinition,
+}
+
+/// The run-time tools at one moment.
+#[derive(Debug, Default)]
+pub(crate) struct FoundView {
+    /// Each source's set this view was built from (kept so a new set is noticed by identity).
+    sources: Vec<Arc<ToolSet>>,
+    /// Shown tools, groups in declaration order, tools in the source's order.
+    pub(crate) tools: Vec<FoundTool>,
+    index: FxHashMap<&'static str, u32>,
+    pub(crate) hidden: Vec<HiddenTool>,
+}
+
+impl FoundView {
+    pub(crate) fn get(&self, name: &str) -> Option<FoundTool> {
+        self.index.get(name).map(|&i| self.tools[i as usize])
+    }
+}
+
+impl<R: Registry> Core<R> {
+    /// The current view of the run-time tools (`None` when the toolkit has no such group).
+    pub(crate) fn found_view(&self) -> Option<Arc<FoundView>> {
+        if self.found.is_empty() {
+            return None;
+        }
+        let sets: Vec<Arc<ToolSet>> = self
+            .found
+            .iter()
+            .map(|f| {
+                self.registry
+                    .dynamic_tools(f.group as usize)
+                    .map(|source| source.tools())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let mut cached = self
+            .found_cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(view) = &*cached
+            && view.sources.len() == sets.len()
+            && view
+                .sources
+                .iter()
+                .zip(&sets)
+                .all(|(a, b)| Arc::ptr_eq(a, b))
+        {
+            return Some(view.clone());
+        }
+        let view = Arc::new(self.build_found_view(sets));
+        for hidden in &view.hidden {
+            tracing::warn!(
+                group = hidden.group,
+                tool = hidden.name,
+                reason = %hidden.reason,
+                "a tool found at run time is hidden from the model"
+            );
+        }
+        *cached = Some(view.clone());
+        Some(view)
+    }
+
+    fn build_found_view(&self, sources: Vec<Arc<ToolSet>>) -> FoundView {
+        let mut view = FoundView::default();
+        let mut owner: FxHashMap<&'static str, &'static str> = FxHashMap::default();
+        for (found, set) in sources.iter().enumerate() {
+            let group = R::GROUPS[self.found[found].group as usize].name;
+            for &definition in set.definitions() {
+                let name = definition.name;
+                let reason = if !is_valid_tool_name(name) {
+                    Some(
+                        "its name is not 1 to 64 ASCII letters, digits, `_` or `-`, which every provider accepts"
+                            .to_owned(),
+                    )
+                } else if name == RESET_TOOLS {
+                    Some("`reset_tools` is the toolkit's own tool".to_owned())
+                } else if let Some(i) = self.index.get(name) {
+                    let other = R::GROUPS[self.slots[i as usize].group as usize].name;
+                    Some(format!(
+                        "the name is taken by the compiled-in tool of group `{other}`"
+                    ))
+                } else if let Some(other) = owner.get(name) {
+                    if *other == group {
+                        Some("the source lists this name twice".to_owned())
+                    } else {
+                        Some(format!(
+                            "the name is taken by a tool of group `{other}`, declared earlier"
+                        ))
+                    }
+                } else {
+                    None
+                };
+                match reason {
+                    Some(reason) => view.hidden.push(HiddenTool {
+                        group,
+                        name,
+                        reason,
+                    }),
+                    None => {
+                        owner.insert(name, group);
+                        view.index.insert(name, view.tools.len() as u32);
+                        view.tools.push(FoundTool {
+                            found: found as u32,
+                            definition,
+                        });
+                    }
+                }
+            }
+        }
+        view.sources = sources;
+        view
+    }
+}
