@@ -250,6 +250,7 @@
 //! |---|---|
 //! | `mcp` | `toolgroup::mcp`: serve a toolkit over MCP (stdio and Streamable HTTP, on rmcp), groups included; pulls rmcp, axum and hyper |
 //! | `mcp-redis` | the Redis store of active groups, for MCP server replicas behind a load balancer |
+//! | `mcp-client` | `toolgroup::mcp::client`: the tools of remote MCP servers (stdio child processes, Streamable HTTP), listed, refreshed and called with reconnection; adds rmcp's client side and reqwest |
 //! | `preserve_order` | JSON object keys in declaration order in rendered definitions and results (see **Key order** above) |
 //!
 //! A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation on docs.rs

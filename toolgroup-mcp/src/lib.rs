@@ -71,10 +71,19 @@
 //! tool. Partial output (`ToolContext::partial`) has no MCP notification and is not sent.
 //!
 //! Tool titles: toolgroup tools have none, so `title` is never set.
+//!
+//! # The client side
+//!
+//! With the `client` feature, the `client` module reaches other MCP servers (a stdio child process or
+//! a Streamable HTTP URL): their tools, kept up to date, and calls that answer error results
+//! for every failure, reconnecting with backoff.
 
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub mod client;
 mod handler;
 #[cfg(feature = "http")]
 mod http_service;

@@ -1,0 +1,281 @@
+//! The names remote tools are exposed under: validated against the provider-safe pattern,
+//! with an optional prefix the author sets.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use toolgroup_core::RESET_TOOLS;
+
+/// The longest tool name every provider accepts.
+pub const MAX_TOOL_NAME_LEN: usize = 64;
+
+/// Whether `name` matches the provider-safe pattern `^[a-zA-Z0-9_-]{1,64}$`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_TOOL_NAME_LEN
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// A remote tool and the name the model sees it under.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct ExposedName {
+    /// The tool's name on the remote server (what a call sends).
+    pub remote: String,
+    /// The name shown to the model: the prefix followed by the remote name.
+    pub exposed: String,
+}
+
+/// Why a remote tool cannot be exposed (or why the prefix is unusable).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NameProblem {
+    /// The prefix has characters outside `[a-zA-Z0-9_-]` or is longer than 63 characters;
+    /// no tool is exposed.
+    InvalidPrefix {
+        /// The prefix.
+        prefix: String,
+    },
+    /// The remote name is empty or has characters outside `[a-zA-Z0-9_-]` (dots, slashes,
+    /// spaces...).
+    Invalid {
+        /// The remote name.
+        remote: String,
+    },
+    /// The name is longer than 64 characters (with the prefix).
+    TooLong {
+        /// The remote name.
+        remote: String,
+        /// The length of the prefixed name.
+        len: usize,
+    },
+    /// The server listed this name more than once; the first is exposed, the others are not.
+    Duplicate {
+        /// The remote name.
+        remote: String,
+    },
+    /// The prefixed name is `reset_tools`, which no remote tool can shadow.
+    Reserved {
+        /// The remote name.
+        remote: String,
+    },
+}
+
+impl NameProblem {
+    /// The remote name concerned (`None` for [`InvalidPrefix`](Self::InvalidPrefix)).
+    pub fn remote(&self) -> Option<&str> {
+        match self {
+            NameProblem::InvalidPrefix { .. } => None,
+            NameProblem::Invalid { remote }
+            | NameProblem::TooLong { remote, .. }
+            | NameProblem::Duplicate { remote }
+            | NameProblem::Reserved { remote } => Some(remote),
+        }
+    }
+}
+
+impl fmt::Display for NameProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |s: &str| crate::echo(s, 80);
+        match self {
+            NameProblem::InvalidPrefix { prefix } => write!(
+                f,
+                "the prefix `{}` is not usable in tool names: it must be at most {} characters of `a-z`, `A-Z`, `0-9`, `_` and `-`",
+                shown(prefix),
+                MAX_TOOL_NAME_LEN - 1
+            ),
+            NameProblem::Invalid { remote } => write!(
+                f,
+                "the remote tool `{}` has a name providers refuse: tool names are 1 to {MAX_TOOL_NAME_LEN} characters of `a-z`, `A-Z`, `0-9`, `_` and `-`",
+                shown(remote)
+            ),
+            NameProblem::TooLong { remote, len } => write!(
+                f,
+                "the remote tool `{}` would be named with {len} characters, more than the {MAX_TOOL_NAME_LEN} providers accept (use a shorter prefix)",
+                shown(remote)
+            ),
+            NameProblem::Duplicate { remote } => write!(
+                f,
+                "the remote server lists the tool `{}` more than once; only the first is exposed",
+                shown(remote)
+            ),
+            NameProblem::Reserved { remote } => write!(
+                f,
+                "the remote tool `{}` would be named `{RESET_TOOLS}`, which is the toolkit's own meta tool (set a prefix)",
+                shown(remote)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NameProblem {}
+
+/// The outcome of [`expose_names`]: the tools that can be exposed, and every problem.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ExposedNames {
+    /// The exposable tools, in the server's order.
+    pub names: Vec<ExposedName>,
+    /// Every problem, in the server's order (an invalid prefix first).
+    pub problems: Vec<NameProblem>,
+}
+
+impl ExposedNames {
+    /// Whether every remote tool can be exposed.
+    pub fn is_clean(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// The names under which remote tools are exposed: `prefix` (if any) followed by the remote
+/// name, for every remote name that matches `^[a-zA-Z0-9_-]{1,64}$` once prefixed.
+///
+/// The rule is stable and never renames silently: a tool is exposed under exactly
+/// `prefix + remote name`, or not at all with a [`NameProblem`] saying why (an invalid
+/// name, too long with the prefix, listed twice by the server, or `reset_tools`).
+/// Clashes with the toolkit's other tools are for the caller to check on
+/// [`ExposedName::exposed`].
+///
+/// ```
+/// use toolgroup_mcp::client::{NameProblem, expose_names};
+///
+/// let out = expose_names(["read_file", "list.dir", "read_file"], Some("fs_"));
+/// assert_eq!(out.names.len(), 1);
+/// assert_eq!(out.names[0].exposed, "fs_read_file");
+/// assert_eq!(out.problems.len(), 2);
+/// assert!(matches!(out.problems[0], NameProblem::Invalid { .. }));
+/// assert!(matches!(out.problems[1], NameProblem::Duplicate { .. }));
+/// ```
+pub fn expose_names<'a>(
+    remote: impl IntoIterator<Item = &'a str>,
+    prefix: Option<&str>,
+) -> ExposedNames {
+    let prefix = prefix.unwrap_or("");
+    let mut out = ExposedNames::default();
+    if (!prefix.is_empty() && !is_valid_tool_name(prefix)) || prefix.len() >= MAX_TOOL_NAME_LEN {
+        out.problems.push(NameProblem::InvalidPrefix {
+            prefix: prefix.to_owned(),
+        });
+        return out;
+    }
+    let mut seen = HashSet::new();
+    for name in remote {
+        let problem = if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            Some(NameProblem::Invalid {
+                remote: name.to_owned(),
+            })
+        } else if !seen.insert(name) {
+            Some(NameProblem::Duplicate {
+                remote: name.to_owned(),
+            })
+        } else if prefix.len() + name.len() > MAX_TOOL_NAME_LEN {
+            Some(NameProblem::TooLong {
+                remote: name.to_owned(),
+                len: prefix.len() + name.len(),
+            })
+        } else if format!("{prefix}{name}") == RESET_TOOLS {
+            Some(NameProblem::Reserved {
+                remote: name.to_owned(),
+            })
+        } else {
+            None
+        };
+        match problem {
+            Some(p) => out.problems.push(p),
+            None => out.names.push(ExposedName {
+                remote: name.to_owned(),
+                exposed: format!("{prefix}{name}"),
+            }),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pattern() {
+        assert!(is_valid_tool_name("a"));
+        assert!(is_valid_tool_name("read_file-2"));
+        assert!(is_valid_tool_name(&"x".repeat(64)));
+        assert!(!is_valid_tool_name(&"x".repeat(65)));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name("fs.read"));
+        assert!(!is_valid_tool_name("é"));
+        assert!(!is_valid_tool_name("a b"));
+    }
+
+    #[test]
+    fn prefix_and_problems() {
+        let long = "y".repeat(62);
+        let out = expose_names(
+            ["read", "", "a/b", "read", long.as_str(), "tools", "ok"],
+            Some("reset_"),
+        );
+        assert_eq!(
+            out.names,
+            vec![
+                ExposedName {
+                    remote: "read".into(),
+                    exposed: "reset_read".into()
+                },
+                ExposedName {
+                    remote: "ok".into(),
+                    exposed: "reset_ok".into()
+                }
+            ]
+        );
+        assert_eq!(
+            out.problems,
+            vec![
+                NameProblem::Invalid { remote: "".into() },
+                NameProblem::Invalid {
+                    remote: "a/b".into()
+                },
+                NameProblem::Duplicate {
+                    remote: "read".into()
+                },
+                NameProblem::TooLong {
+                    remote: long.clone(),
+                    len: 68
+                },
+                NameProblem::Reserved {
+                    remote: "tools".into()
+                },
+            ]
+        );
+        assert!(out.problems[4].to_string().contains("reset_tools"));
+        assert!(!out.is_clean());
+    }
+
+    #[test]
+    fn no_prefix_reserved_and_clean() {
+        let out = expose_names(["reset_tools", "x"], None);
+        assert_eq!(out.names.len(), 1);
+        assert_eq!(out.problems.len(), 1);
+        assert_eq!(out.problems[0].remote(), Some("reset_tools"));
+        assert!(expose_names(["a", "b"], Some("")).is_clean());
+    }
+
+    #[test]
+    fn bad_prefixes() {
+        for prefix in ["fs.", "a b", &"p".repeat(64)] {
+            let out = expose_names(["x"], Some(prefix));
+            assert!(out.names.is_empty(), "{prefix}");
+            assert!(matches!(
+                out.problems[..],
+                [NameProblem::InvalidPrefix { .. }]
+            ));
+        }
+        let shown = expose_names(["x"], Some("a\nb")).problems[0].to_string();
+        assert!(shown.contains("a\\nb"), "{shown}");
+    }
+}
