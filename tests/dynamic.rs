@@ -54,13 +54,13 @@ impl Source {
     fn new(group: &'static str, tools: Vec<DynamicTool>) -> Self {
         Source {
             group,
-            set: Mutex::new(Arc::new(ToolSet::new(group, tools))),
+            set: Mutex::new(Arc::new(ToolSet::new(tools))),
             calls: AtomicUsize::new(0),
         }
     }
 
     fn replace(&self, tools: Vec<DynamicTool>) {
-        *self.set.lock().unwrap() = Arc::new(ToolSet::new(self.group, tools));
+        *self.set.lock().unwrap() = Arc::new(ToolSet::new(tools));
     }
 }
 

@@ -4,7 +4,8 @@
 //! declared with `#[tool_group(name = "...", description = "...", remote)]` on a unit
 //! struct, so the `reset_tools` schema, the typed reset value and every compile-time check
 //! are the same as for a group of Rust functions. Only its *tools* come at run time, from a
-//! [`DynamicTools`] source (the `toolgroup-mcp` crate's `Remote` group is one).
+//! [`DynamicTools`] source, in a [`Dynamic`] group (the `toolgroup-mcp` crate's `Remote` is
+//! such a source: the tools of a remote MCP server).
 //!
 //! # Names
 //!
@@ -43,7 +44,7 @@ use crate::toolkit::ToolDefinition;
 /// The compile-time facts of a group whose tools are found at run time: what
 /// `#[tool_group(name = "...", description = "...", remote)]` implements for a unit struct.
 /// A toolkit does not take the struct itself as a field, but a group type that runs a source
-/// of tools for it (for example `toolgroup::mcp::Remote<Files>`).
+/// of tools for it (for example `Dynamic<Files, toolgroup::mcp::client::Remote>`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a remote tool group",
     label = "not a `#[tool_group(..., remote)]`",
@@ -181,23 +182,22 @@ impl DynamicTool {
     }
 }
 
-/// A snapshot of a run-time group's tools, with interned (`'static`) definitions.
-#[derive(Debug, Default)]
+/// A snapshot of a run-time group's tools, as its source lists them.
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct ToolSet {
-    tools: Vec<&'static ToolDefinition>,
+    tools: Vec<DynamicTool>,
 }
 
 impl ToolSet {
-    /// The tools of group `group` (its declared name). Definitions are interned: see the
-    /// [module docs](self) for what that costs.
-    pub fn new(group: &'static str, tools: impl IntoIterator<Item = DynamicTool>) -> Self {
+    /// The tools, in the source's order.
+    pub fn new(tools: impl IntoIterator<Item = DynamicTool>) -> Self {
         ToolSet {
-            tools: tools.into_iter().map(|t| intern(group, t)).collect(),
+            tools: tools.into_iter().collect(),
         }
     }
 
-    /// The definitions, in the source's order.
-    pub fn definitions(&self) -> &[&'static ToolDefinition] {
+    /// The tools, in the source's order.
+    pub fn tools(&self) -> &[DynamicTool] {
         &self.tools
     }
 }
@@ -231,12 +231,14 @@ type Key = (
     ToolAnnotations,
 );
 
-fn intern(group: &'static str, tool: DynamicTool) -> &'static ToolDefinition {
+/// The interned definition of `tool` in group `group`: see the [module docs](self) for what
+/// interning costs.
+pub(crate) fn intern(group: &'static str, tool: &DynamicTool) -> &'static ToolDefinition {
     static INTERNED: OnceLock<Mutex<HashMap<Key, &'static ToolDefinition>>> = OnceLock::new();
     let key: Key = (
         group,
-        tool.name,
-        tool.description,
+        tool.name.clone(),
+        tool.description.clone(),
         tool.input_schema.to_string(),
         tool.output_schema.as_ref().map(Value::to_string),
         tool.annotations,
@@ -251,8 +253,8 @@ fn intern(group: &'static str, tool: DynamicTool) -> &'static ToolDefinition {
     let def: &'static ToolDefinition = Box::leak(Box::new(ToolDefinition {
         name: Box::leak(key.1.clone().into_boxed_str()),
         description: Box::leak(key.2.clone().into_boxed_str()),
-        input_schema: tool.input_schema,
-        output_schema: tool.output_schema,
+        input_schema: tool.input_schema.clone(),
+        output_schema: tool.output_schema.clone(),
         annotations: tool.annotations,
         group: Some(group),
         always_on: false,
@@ -268,16 +270,16 @@ mod tests {
 
     #[test]
     fn equal_definitions_are_interned_once() {
-        let a = ToolSet::new("g", [DynamicTool::new("t", "d", json!({"type": "object"}))]);
-        let b = ToolSet::new("g", [DynamicTool::new("t", "d", json!({"type": "object"}))]);
-        let c = ToolSet::new(
-            "g",
-            [DynamicTool::new("t", "other", json!({"type": "object"}))],
-        );
-        assert!(std::ptr::eq(a.definitions()[0], b.definitions()[0]));
-        assert!(!std::ptr::eq(a.definitions()[0], c.definitions()[0]));
-        assert_eq!(c.definitions()[0].description, "other");
-        assert_eq!(c.definitions()[0].group, Some("g"));
+        let tool = |d: &str| DynamicTool::new("t", d, json!({"type": "object"}));
+        let a = intern("g", &tool("d"));
+        let b = intern("g", &tool("d"));
+        let c = intern("g", &tool("other"));
+        let d = intern("h", &tool("d"));
+        assert!(std::ptr::eq(a, b));
+        assert!(!std::ptr::eq(a, c));
+        assert!(!std::ptr::eq(a, d));
+        assert_eq!(c.description, "other");
+        assert_eq!(d.group, Some("h"));
     }
 
     #[test]

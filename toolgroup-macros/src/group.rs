@@ -250,7 +250,7 @@ fn expand_remote(
     if !matches!(item.fields, syn::Fields::Unit) {
         errors.spanned(
             &item.fields,
-            "a `remote` group is declared on a unit struct (`struct Files;`): its connection lives in the group type that serves it, such as `Remote<Files>`",
+            "a `remote` group is declared on a unit struct (`struct Files;`): its connection lives in the group type that serves it, such as `Dynamic<Files, Remote>`",
         );
     }
     if let Err(e) = errors.finish() {

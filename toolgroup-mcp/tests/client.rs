@@ -5,6 +5,8 @@
 
 mod support;
 
+use support::{example, kill, python, python_script, with_pid_file};
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -538,54 +540,9 @@ async fn every_page_protocol_errors_and_list_changed_from_an_rmcp_server() {
     );
 }
 
-/// An example binary of this workspace, built on demand (`cargo build ... --example NAME`).
-fn example(args: &[&str], name: &str) -> PathBuf {
-    let status = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet"])
-        .args(args)
-        .args(["--example", name])
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building the example {name} failed");
-    // target/debug/deps/client-HASH -> target/debug/examples/NAME
-    let exe = std::env::current_exe().unwrap();
-    exe.parent()
-        .and_then(|deps| deps.parent())
-        .unwrap()
-        .join("examples")
-        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
-}
-
 /// This crate's `interop_server` example (the tests' toolkit).
 fn interop_server() -> PathBuf {
     example(&["-p", "toolgroup-mcp"], "interop_server")
-}
-
-/// `program args...` run through `sh`, which writes the server's process id to `pid_file`
-/// (and `exec`s, so the id is the server's).
-fn with_pid_file(
-    pid_file: &std::path::Path,
-    program: &std::path::Path,
-    args: &[&str],
-) -> RemoteServer {
-    let mut script = format!(
-        "echo $$ > '{}'; exec '{}'",
-        pid_file.display(),
-        program.display()
-    );
-    for arg in args {
-        script.push_str(&format!(" '{arg}'"));
-    }
-    RemoteServer::stdio("sh", ["-c".to_owned(), script])
-}
-
-fn kill(pid_file: &std::path::Path) {
-    let pid = std::fs::read_to_string(pid_file).unwrap();
-    let status = std::process::Command::new("kill")
-        .args(["-9", pid.trim()])
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 #[cfg(unix)]
@@ -667,23 +624,6 @@ async fn project_mcp_server_example_over_stdio() {
         err_text(&r),
         "`bar_chart` was not run: invalid argument `values`: expected an array, got a string"
     );
-}
-
-/// The Python interpreter of the venv `.ci/run` creates, or `None` (the test is skipped).
-fn python() -> Option<PathBuf> {
-    match std::env::var_os("MCP_VENV") {
-        Some(venv) => Some(PathBuf::from(venv).join("bin").join("python")),
-        None => {
-            eprintln!(
-                "skipped: MCP_VENV is not set (a venv with the PyPI `mcp` package; .ci/run creates one)"
-            );
-            None
-        }
-    }
-}
-
-fn python_script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp_interop/remote_server.py")
 }
 
 #[tokio::test]

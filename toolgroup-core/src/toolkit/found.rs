@@ -91,7 +91,8 @@ impl<R: Registry> Core<R> {
         let mut owner: FxHashMap<&'static str, &'static str> = FxHashMap::default();
         for (found, set) in sources.iter().enumerate() {
             let group = R::GROUPS[self.found[found].group as usize].name;
-            for &definition in set.definitions() {
+            for tool in set.tools() {
+                let definition = crate::dynamic::intern(group, tool);
                 let name = definition.name;
                 let reason = if !is_valid_tool_name(name) {
                     Some(

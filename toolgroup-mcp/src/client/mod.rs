@@ -66,6 +66,7 @@
 mod convert;
 mod handler;
 mod names;
+mod remote;
 mod validate;
 
 use std::collections::HashMap;
@@ -94,6 +95,7 @@ use handler::Handler;
 pub use names::{
     ExposedName, ExposedNames, MAX_TOOL_NAME_LEN, NameProblem, expose_names, is_valid_tool_name,
 };
+pub use remote::Remote;
 
 /// What becomes of a stdio server's standard error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -9,14 +9,7 @@ use toolgroup_core::RESET_TOOLS;
 /// The longest tool name every provider accepts.
 pub const MAX_TOOL_NAME_LEN: usize = 64;
 
-/// Whether `name` matches the provider-safe pattern `^[a-zA-Z0-9_-]{1,64}$`.
-pub fn is_valid_tool_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= MAX_TOOL_NAME_LEN
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
+pub use toolgroup_core::dynamic::is_valid_tool_name;
 
 /// A remote tool and the name the model sees it under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -234,3 +234,77 @@ pub fn rpc_error(e: ServiceError) -> (ErrorCode, String) {
         other => panic!("expected a JSON-RPC error, got {other}"),
     }
 }
+
+/// Helpers for the client tests (feature `client`): example binaries, killable stdio
+/// servers, the Python SDK's venv.
+#[cfg(feature = "client")]
+mod remote_servers {
+    use std::path::PathBuf;
+
+    use toolgroup_mcp::client::RemoteServer;
+
+    /// An example binary of this workspace, built on demand (`cargo build ... --example NAME`).
+    pub fn example(args: &[&str], name: &str) -> PathBuf {
+        let status = std::process::Command::new(env!("CARGO"))
+            .args(["build", "--quiet"])
+            .args(args)
+            .args(["--example", name])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the example {name} failed");
+        // target/debug/deps/client-HASH -> target/debug/examples/NAME
+        let exe = std::env::current_exe().unwrap();
+        exe.parent()
+            .and_then(|deps| deps.parent())
+            .unwrap()
+            .join("examples")
+            .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+    }
+
+    /// `program args...` run through `sh`, which writes the server's process id to `pid_file`
+    /// (and `exec`s, so the id is the server's).
+    pub fn with_pid_file(
+        pid_file: &std::path::Path,
+        program: &std::path::Path,
+        args: &[&str],
+    ) -> RemoteServer {
+        let mut script = format!(
+            "echo $$ > '{}'; exec '{}'",
+            pid_file.display(),
+            program.display()
+        );
+        for arg in args {
+            script.push_str(&format!(" '{arg}'"));
+        }
+        RemoteServer::stdio("sh", ["-c".to_owned(), script])
+    }
+
+    pub fn kill(pid_file: &std::path::Path) {
+        let pid = std::fs::read_to_string(pid_file).unwrap();
+        let status = std::process::Command::new("kill")
+            .args(["-9", pid.trim()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// The Python interpreter of the venv `.ci/run` creates, or `None` (the test is skipped).
+    pub fn python() -> Option<PathBuf> {
+        match std::env::var_os("MCP_VENV") {
+            Some(venv) => Some(PathBuf::from(venv).join("bin").join("python")),
+            None => {
+                eprintln!(
+                    "skipped: MCP_VENV is not set (a venv with the PyPI `mcp` package; .ci/run creates one)"
+                );
+                None
+            }
+        }
+    }
+
+    pub fn python_script() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp_interop/remote_server.py")
+    }
+}
+#[cfg(feature = "client")]
+#[allow(unused_imports)]
+pub use remote_servers::*;
