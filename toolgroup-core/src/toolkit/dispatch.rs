@@ -8,9 +8,9 @@
 //! small and pays nothing for features it does not use.
 
 use std::future::{Future, poll_fn};
-use std::pin::{Pin, pin};
+use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll, ready};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use tracing::Instrument as _;
@@ -59,7 +59,7 @@ impl<R: Registry> Toolkit<R> {
             id: None,
             context: None,
         };
-        self.start(session, name, arguments.into(), cx)
+        self.dispatch(session, name, arguments.into(), cx)
     }
 
     /// [`call`](Self::call) with the caller's [`CallContext`]: the call id, per-call data for
@@ -75,7 +75,7 @@ impl<R: Registry> Toolkit<R> {
             id: context.id(),
             context: Some(context),
         };
-        self.start(session, name, arguments.into(), cx)
+        self.dispatch(session, name, arguments.into(), cx)
     }
 
     /// Run one assistant turn's calls. Calls run concurrently, except that a `reset_tools`
@@ -118,7 +118,7 @@ impl<R: Registry> Toolkit<R> {
                     context,
                 };
                 results.push(
-                    self.start(session, &call.name, call.arguments.as_arguments(), cx)
+                    self.dispatch(session, &call.name, call.arguments.as_arguments(), cx)
                         .await,
                 );
                 start = i + 1;
@@ -145,7 +145,7 @@ impl<R: Registry> Toolkit<R> {
             };
             let mut session = session;
             let (name, arguments) = (call.name.as_str(), call.arguments.as_arguments());
-            async move { self.start(&mut session, name, arguments, cx).await }
+            async move { self.dispatch(&mut session, name, arguments, cx).await }
         };
         match calls {
             [] => {}
@@ -160,37 +160,13 @@ impl<R: Registry> Toolkit<R> {
         }
     }
 
-    /// The future of one call: [`Dispatch`].
-    fn start<'a>(
-        &'a self,
-        session: &'a mut Session<R>,
-        name: &'a str,
-        arguments: Arguments<'a>,
-        cx: Cx<'a>,
-    ) -> Dispatch<'a, R> {
-        Dispatch {
-            start: Some(Start {
-                toolkit: self,
-                session,
-                name,
-                arguments,
-                cx,
-            }),
-            running: None,
-        }
-    }
-
-    /// The whole call, done now when it needs no future: no tracing subscriber listening,
-    /// no policy, layer, timeout or caller context, and a plain-`fn` tool (or `reset_tools`,
-    /// or a name that calls nothing). Otherwise the call's span, for the path that awaits.
-    #[inline(always)]
-    fn try_now(
+    async fn dispatch(
         &self,
         session: &mut Session<R>,
         name: &str,
         arguments: Arguments<'_>,
         cx: Cx<'_>,
-    ) -> Result<CallResult, Span> {
+    ) -> CallResult {
         let span = tracing::info_span!(
             "tool_call",
             tool = name,
@@ -198,93 +174,50 @@ impl<R: Registry> Toolkit<R> {
             outcome = Empty,
             duration_us = Empty
         );
-        if !span.is_disabled()
-            || self.policy.is_some()
-            || self.pipeline.is_some()
-            || self.default_timeout.is_some()
-            || !cx.plain()
-        {
-            return Err(span);
-        }
-        if self.is_reset(name) {
-            return Ok(self.core.reset(session, arguments).1);
-        }
-        let Some(slot) = self.core.slot(name) else {
-            if !self.core.found.is_empty() {
-                // Perhaps a tool found at run time: those always await.
-                return Err(span);
+        if span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain() {
+            if self.is_reset(name) {
+                return self.core.reset(session, arguments).1;
             }
-            return Ok(self.unknown_tool(session, name));
-        };
-        let group = R::GROUPS[slot.group as usize].name;
-        if let Some(switch) = slot.switch
-            && !session.slot_active(switch as usize)
-        {
-            return Ok(self.inactive(slot.info.name, group));
-        }
-        if slot.info.timeout.is_some() {
-            return Err(span);
-        }
-        let ctx = ToolContext::new(
-            slot.info.name,
-            group,
-            cx.id,
-            cx.context.map(CallContext::extensions),
-            None,
-            None,
-        );
-        let (g, t) = (slot.group as usize, slot.tool as usize);
-        let registry = &self.core.registry;
-        match catch_panic(|| registry.dispatch_sync(g, t, ctx, arguments)) {
-            Ok(Some(Ok(result))) => Ok(result),
-            Ok(Some(Err(e))) => Ok(messages::invalid_arguments(slot.info.name, &e)),
-            Ok(None) => Err(span),
-            Err(panic) => Ok(messages::panicked(
-                slot.info.name,
-                &panic,
-                self.panic_details,
-            )),
-        }
-    }
-
-    /// A call that awaits: an `async` tool without options runs unboxed here, everything else
-    /// in [`traced`](Self::traced).
-    async fn dispatch(
-        &self,
-        session: &mut Session<R>,
-        name: &str,
-        arguments: Arguments<'_>,
-        cx: Cx<'_>,
-        span: Span,
-    ) -> CallResult {
-        if span.is_disabled()
-            && self.policy.is_none()
-            && self.pipeline.is_none()
-            && cx.plain()
-            && self.default_timeout.is_none()
-            && let Some(slot) = self.core.slot(name)
-            && slot.info.timeout.is_none()
-            && slot.switch.is_none_or(|s| session.slot_active(s as usize))
-        {
+            let Some(slot) = self.core.slot(name) else {
+                if self.core.found.is_empty() {
+                    return self.unknown_tool(session, name);
+                }
+                // Perhaps a tool found at run time: the full path looks those up.
+                return Box::pin(self.traced(session, span, name, arguments, cx)).await;
+            };
             let group = R::GROUPS[slot.group as usize].name;
-            let ctx = ToolContext::new(
-                slot.info.name,
-                group,
-                cx.id,
-                cx.context.map(CallContext::extensions),
-                None,
-                None,
-            );
-            let future = self.core.registry.dispatch(
-                slot.group as usize,
-                slot.tool as usize,
-                ctx,
-                arguments,
-            );
-            let outcome = CatchUnwind::new(pin!(future)).await;
-            return finish(slot.info.name, outcome, self.panic_details).1;
+            if let Some(switch) = slot.switch
+                && !session.slot_active(switch as usize)
+            {
+                return self.inactive(slot.info.name, group);
+            }
+            if slot.info.timeout.is_none() && self.default_timeout.is_none() {
+                let ctx = ToolContext::new(
+                    slot.info.name,
+                    group,
+                    cx.id,
+                    cx.context.map(CallContext::extensions),
+                    None,
+                    None,
+                );
+                let (group, tool) = (slot.group as usize, slot.tool as usize);
+                // A plain-`fn` tool runs right here: no future, one unwind guard.
+                let registry = &self.core.registry;
+                let outcome =
+                    match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments)) {
+                        Ok(Some(Ok(result))) => return result,
+                        Ok(Some(Err(e))) => Ok(Err(e)),
+                        Ok(None) => {
+                            let future = registry.dispatch(group, tool, ctx, arguments);
+                            CatchUnwind::new(pin!(future)).await
+                        }
+                        Err(panic) => Err(panic),
+                    };
+                return finish(slot.info.name, outcome, self.panic_details).1;
+            }
         }
-        self.traced(session, span, name, arguments, cx).await
+        // Boxed: the state of everything below stays out of the fast path's future.
+        Box::pin(self.traced(session, span, name, arguments, cx)).await
     }
 
     /// The full path, in the call's span, cancellable.
@@ -519,56 +452,6 @@ impl<R: Registry> Toolkit<R> {
                 messages::panicked_around(tool, "middleware", &panic, self.panic_details),
             ),
         }
-    }
-}
-
-/// The future of one call. Its first poll runs the call outright when it needs no future
-/// ([`Toolkit::try_now`]): a plain-`fn` tool then costs a lookup, the session check, the
-/// argument parse and the tool, with no state machine and no allocation. Any other call
-/// continues in one boxed future.
-pub(crate) struct Dispatch<'a, R: Registry> {
-    start: Option<Start<'a, R>>,
-    running: Option<BoxFuture<'a, CallResult>>,
-}
-
-struct Start<'a, R: Registry> {
-    toolkit: &'a Toolkit<R>,
-    session: &'a mut Session<R>,
-    name: &'a str,
-    arguments: Arguments<'a>,
-    cx: Cx<'a>,
-}
-
-impl<R: Registry> Future for Dispatch<'_, R> {
-    type Output = CallResult;
-
-    fn poll(self: Pin<&mut Self>, task: &mut Context<'_>) -> Poll<CallResult> {
-        // Every field is `Unpin` (the running future is boxed).
-        let this = self.get_mut();
-        if let Some(Start {
-            toolkit,
-            session,
-            name,
-            arguments,
-            cx,
-        }) = this.start.take()
-        {
-            match toolkit.try_now(session, name, arguments, cx) {
-                Ok(result) => return Poll::Ready(result),
-                Err(span) => {
-                    this.running = Some(Box::pin(
-                        toolkit.dispatch(session, name, arguments, cx, span),
-                    ));
-                }
-            }
-        }
-        let running = this
-            .running
-            .as_mut()
-            .expect("a tool call's future polled after it completed");
-        let result = ready!(running.as_mut().poll(task));
-        this.running = None;
-        Poll::Ready(result)
     }
 }
 
