@@ -110,7 +110,11 @@ fn files_tools() -> Vec<DynamicTool> {
         DynamicTool::new(
             "read_file",
             "Read a file.",
-            object(json!({"path": {"type": "string"}})),
+            json!({
+                "type": "object",
+                "properties": {"path": {"type": "string"}},
+                "required": ["path"],
+            }),
         ),
         DynamicTool::new("explode", "Break.", object(json!({}))),
         DynamicTool::new("slow", "Take long.", object(json!({}))),
@@ -439,6 +443,18 @@ fn renderers_and_the_mask_mode_include_remote_tools() {
     assert!(allowed.to_string().contains("\"read_file\""), "{allowed}");
     assert!(!allowed.to_string().contains("\"query\""), "{allowed}");
 
+    // A remote schema that cannot be strict falls back, with the reason available.
+    assert_eq!(
+        openai.strictness(&kit, "read_file"),
+        Some(toolgroup::provider::Strictness::Strict)
+    );
+    // `q` may be omitted but not null: OpenAI's strict mode cannot say that.
+    let loose = openai.strictness(&kit, "query").unwrap();
+    let toolgroup::provider::Strictness::Fallback(why) = &loose else {
+        panic!("{loose:?}")
+    };
+    assert_eq!(why.path, "/properties/q");
+    assert_eq!(openai.strictness(&kit, "no_such_tool"), None);
     let mcp = Rendered::new(&kit, Provider::Mcp).tools_value(&kit, &session);
     let read_file = &mcp.as_array().unwrap()[3];
     assert_eq!(read_file["name"], "read_file");

@@ -131,7 +131,24 @@ impl<R: Registry> Rendered<R> {
         self.entries.iter().map(Entry::view)
     }
 
-    /// The rendered definition of the tool `name`.
+    /// Whether the tool `name` of `toolkit` is rendered strict for this provider, and if it
+    /// fell back to non-strict, why: for every tool, those found at run time included (which
+    /// [`get`](Self::get) and [`entries`](Self::entries) do not cover).
+    ///
+    /// # Panics
+    ///
+    /// As [`tools_json`](Self::tools_json).
+    pub fn strictness(&self, toolkit: &Toolkit<R>, name: &str) -> Option<Strictness> {
+        self.check(toolkit);
+        if let Some(&i) = self.index.get(name) {
+            return Some(self.entries[i as usize].strictness.clone());
+        }
+        let def = toolkit.definition(name)?;
+        Some(self.found_entry(def).strictness.clone())
+    }
+
+    /// The rendered definition of the compiled-in tool `name` (tools found at run time
+    /// render when listed: see [`strictness`](Self::strictness)).
     pub fn get(&self, name: &str) -> Option<RenderedTool<'_>> {
         self.index
             .get(name)
