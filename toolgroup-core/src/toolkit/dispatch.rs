@@ -339,40 +339,31 @@ impl<R: Registry> Toolkit<R> {
                 )
                 .await;
         }
+        let context = cx.context;
+        let ctx = ToolContext::new(
+            tool,
+            group.unwrap_or_default(),
+            cx.id,
+            extensions,
+            context.and_then(CallContext::progress).map(|p| &**p),
+            context.and_then(CallContext::cancellation),
+        );
         match target {
             Target::Reset => self.core.reset(session, arguments),
             Target::Tool { index, timeout } => {
                 let slot = &self.core.slots[index as usize];
-                let context = cx.context;
-                let ctx = ToolContext::new(
-                    tool,
-                    group.unwrap_or_default(),
-                    cx.id,
-                    extensions,
-                    context.and_then(CallContext::progress).map(|p| &**p),
-                    context.and_then(CallContext::cancellation),
-                );
                 self.core
                     .run_tool(slot, ctx, arguments, timeout, self.panic_details)
                     .await
             }
             Target::Found {
-                group: index,
+                group,
                 definition,
                 timeout,
             } => {
-                let context = cx.context;
-                let ctx = ToolContext::new(
-                    tool,
-                    group.unwrap_or_default(),
-                    cx.id,
-                    extensions,
-                    context.and_then(CallContext::progress).map(|p| &**p),
-                    context.and_then(CallContext::cancellation),
-                );
                 self.core
                     .run_found(
-                        index,
+                        group,
                         definition,
                         ctx,
                         arguments,
