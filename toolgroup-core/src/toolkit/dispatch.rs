@@ -355,16 +355,16 @@ impl<R: Registry> Toolkit<R> {
                 definition,
                 timeout,
             } => {
-                self.core
-                    .run_found(
-                        group,
-                        definition,
-                        ctx,
-                        arguments,
-                        timeout,
-                        self.panic_details,
-                    )
-                    .await
+                // Boxed: a remote call's state stays out of every call's future.
+                Box::pin(self.core.run_found(
+                    group,
+                    definition,
+                    ctx,
+                    arguments,
+                    timeout,
+                    self.panic_details,
+                ))
+                .await
             }
         }
     }
@@ -636,14 +636,15 @@ impl<R: Registry> Run for Core<R> {
                         inner.progress.as_deref(),
                         inner.cancel.as_ref(),
                     );
-                    self.run_found(
+                    // Boxed, as on the path without layers.
+                    Box::pin(self.run_found(
                         index,
                         definition,
                         ctx,
                         arguments.as_arguments(),
                         timeout,
                         inner.panic_details,
-                    )
+                    ))
                     .await
                     .1
                 }
