@@ -503,8 +503,9 @@ impl<R: Registry> Core<R> {
             Ok(None) => {}
             Err(panic) => return finish(name, Err(panic), panic_details),
         }
-        let future = self.registry.dispatch(group, tool, ctx, arguments);
-        run_future(name, future, timeout, panic_details).await
+        // Started inside `run_future`, so the tool's future is stored once, in its state.
+        let start = || self.registry.dispatch(group, tool, ctx, arguments);
+        run_future(name, start, timeout, panic_details).await
     }
 
     /// Run a tool found at run time, with the timeout, catching panics.
@@ -531,7 +532,7 @@ impl<R: Registry> Core<R> {
         };
         run_future(
             name,
-            async move { Ok(future.await) },
+            move || async move { Ok(future.await) },
             timeout,
             panic_details,
         )
@@ -539,14 +540,14 @@ impl<R: Registry> Core<R> {
     }
 }
 
-/// Run a tool's future to completion, with a timeout, catching panics.
-async fn run_future(
+/// Start a tool's future and run it to completion, with a timeout, catching panics.
+async fn run_future<F: Future<Output = Result<CallResult, ArgumentError>>>(
     name: &'static str,
-    future: impl Future<Output = Result<CallResult, ArgumentError>>,
+    start: impl FnOnce() -> F,
     timeout: Option<Duration>,
     panic_details: bool,
 ) -> (&'static str, CallResult) {
-    let future = pin!(future);
+    let future = pin!(start());
     let future = CatchUnwind::new(future);
     let outcome = match timeout {
         None => future.await,
