@@ -12,7 +12,7 @@
 //!   run time, group and policy checks, the per-call context, then the client's call).
 //!
 //! ```text
-//! cd benches && cargo run --release --example remote      # ROUNDS=60 CALLS=100 SECONDS=60
+//! cd benches && cargo run --release --example remote      # ROUNDS=200 CALLS=100 SECONDS=60
 //! ```
 //!
 //! Each side has its own connection (its own HTTP session). A round times CALLS calls of each
@@ -154,7 +154,7 @@ fn quantile(v: &[f64], q: f64) -> f64 {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     toolgroup_bench::print_load();
-    let rounds = env("ROUNDS", 60).max(1);
+    let rounds = env("ROUNDS", 200).max(1);
     let calls = env("CALLS", 100).max(1);
     let budget = Duration::from_secs(env("SECONDS", 60) as u64);
 
