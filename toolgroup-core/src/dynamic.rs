@@ -17,6 +17,17 @@
 //! it with the reason, and a `tracing` warning names it when the tool list is read. Rename
 //! on the source's side (the MCP group's prefix, for one), never by overwriting.
 //!
+//! # Listing and calls
+//!
+//! Run-time tools are listed after the compiled-in ones (groups in declaration order, tools
+//! in the source's order), only while their group is active, and appear in the renderers
+//! ([`Rendered`](crate::provider::Rendered), rendered on first use with the same transforms
+//! and strict-mode fallback), the mask mode, the catalog and an MCP server serving the
+//! toolkit. A call goes through the policy, the layers, the toolkit's default timeout,
+//! cancellation and panic containment like any other; the source checks the arguments.
+//! An MCP server serving such a toolkit does not (yet) send `notifications/tools/list_changed`
+//! when a source's tools change: its clients see the change when they list again.
+//!
 //! # Memory
 //!
 //! Definitions are interned for the life of the process, so listing and dispatch can hand out

@@ -417,8 +417,9 @@ impl<R: Registry> McpServer<R> {
         &self.shared.toolkit
     }
 
-    /// Every MCP tool definition, in the stable order (`reset_tools` first when the toolkit
-    /// exposes it): the gated mode's `tools/list`.
+    /// Every compiled-in tool's MCP definition, in the stable order (`reset_tools` first when
+    /// the toolkit exposes it), rendered once: the gated mode's `tools/list`, which adds the
+    /// tools found at run time (remote groups) after these, rendered when listed.
     pub fn tools(&self) -> &[Tool] {
         &self.shared.tools
     }

@@ -12,7 +12,7 @@ use support::{example, kill, python, python_script, with_pid_file};
 use toolgroup::dynamic::Dynamic;
 use toolgroup::prelude::*;
 use toolgroup::provider::{Provider, Rendered};
-use toolgroup_mcp::client::{Remote, RemoteTools, Stderr};
+use toolgroup_mcp::client::{Remote, RemoteServer, RemoteTools, Stderr};
 use toolgroup_mcp::{McpServer, Mode};
 
 /// Bounds the waits for something that happens on its own (a notification, a process
@@ -270,10 +270,9 @@ async fn a_local_group_and_the_project_server_as_a_group() {
     // next call runs on a new child.
     let _ = failed;
 
-    // The MCP server fronting this toolkit lists and calls the remote tools too.
+    // This toolkit served over MCP fronts the remote servers: an MCP client (ours, over
+    // loopback HTTP) lists the remote tools beside the local ones and calls through two hops.
     let server = McpServer::new(kit, Mode::Gated);
-    let listed: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
-    assert!(listed.contains(&"remember".to_owned()), "{listed:?}");
     let rendered = Rendered::new(server.toolkit(), Provider::Mcp);
     let all = rendered.all_tools_value(server.toolkit());
     assert!(
@@ -283,6 +282,32 @@ async fn a_local_group_and_the_project_server_as_a_group() {
             .any(|t| t["name"] == "py_bar_chart"),
         "{all}"
     );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let config = rmcp::transport::StreamableHttpServerConfig::default();
+    let serving = tokio::spawn(async move { server.serve_http(listener, "/mcp", config).await });
+    let front = RemoteTools::connect(RemoteServer::http(url).with_label("front"))
+        .await
+        .expect("the fronting server answers");
+    let listed: Vec<String> = front.tools().iter().map(|t| t.name.clone()).collect();
+    for name in ["reset_tools", "remember", "bar_chart", "py_bar_chart"] {
+        assert!(listed.iter().any(|n| n == name), "{name} not in {listed:?}");
+    }
+    // Gated: the fronting server's own session must switch `python` on first.
+    let refused = front.call("py_bar_chart", &json!({"values": [2, 4]})).await;
+    assert!(refused.is_error, "{}", refused.text_joined());
+    let on = front
+        .call("reset_tools", &json!({"charts": true, "python": true}))
+        .await;
+    assert!(!on.is_error, "{}", on.text_joined());
+    let chart = front.call("py_bar_chart", &json!({"values": [2, 4]})).await;
+    assert!(!chart.is_error, "{}", chart.text_joined());
+    assert!(
+        matches!(&chart.content[0], Content::Image { mime_type, .. } if mime_type == "image/png"),
+        "{chart:?}"
+    );
+    drop(front);
+    serving.abort();
     std::fs::remove_dir_all(&dir).ok();
 }
 

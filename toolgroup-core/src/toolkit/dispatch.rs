@@ -269,13 +269,20 @@ impl<R: Registry> Toolkit<R> {
         let (target, tool, group, annotations) = if self.is_reset(name) {
             let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
             (Target::Reset, RESET_TOOLS, None, reset.annotations)
-        } else if let Some(found) = self
-            .core
-            .slot(name)
-            .is_none()
-            .then(|| self.core.found_view().and_then(|view| view.get(name)))
-            .flatten()
-        {
+        } else if let Some((index, &slot)) = self.core.lookup(name) {
+            let group = R::GROUPS[slot.group as usize].name;
+            if let Some(switch) = slot.switch
+                && !session.slot_active(switch as usize)
+            {
+                return ("inactive_group", self.inactive(slot.info.name, group));
+            }
+            let timeout = slot.info.timeout.or(self.default_timeout);
+            let target = Target::Tool { index, timeout };
+            (target, slot.info.name, Some(group), slot.info.annotations)
+        } else {
+            let Some(found) = self.core.found_view().and_then(|view| view.get(name)) else {
+                return ("unknown_tool", self.unknown_tool(session, name));
+            };
             let place = self.core.found[found.found as usize];
             let definition = found.definition;
             let group = R::GROUPS[place.group as usize].name;
@@ -290,19 +297,6 @@ impl<R: Registry> Toolkit<R> {
                 timeout: self.default_timeout,
             };
             (target, definition.name, Some(group), definition.annotations)
-        } else {
-            let Some((index, &slot)) = self.core.lookup(name) else {
-                return ("unknown_tool", self.unknown_tool(session, name));
-            };
-            let group = R::GROUPS[slot.group as usize].name;
-            if let Some(switch) = slot.switch
-                && !session.slot_active(switch as usize)
-            {
-                return ("inactive_group", self.inactive(slot.info.name, group));
-            }
-            let timeout = slot.info.timeout.or(self.default_timeout);
-            let target = Target::Tool { index, timeout };
-            (target, slot.info.name, Some(group), slot.info.annotations)
         };
         let extensions = cx.context.map(CallContext::extensions);
         if let Some(policy) = &self.policy {
@@ -339,47 +333,38 @@ impl<R: Registry> Toolkit<R> {
                 )
                 .await;
         }
+        let context = cx.context;
+        let ctx = ToolContext::new(
+            tool,
+            group.unwrap_or_default(),
+            cx.id,
+            extensions,
+            context.and_then(CallContext::progress).map(|p| &**p),
+            context.and_then(CallContext::cancellation),
+        );
         match target {
             Target::Reset => self.core.reset(session, arguments),
             Target::Tool { index, timeout } => {
                 let slot = &self.core.slots[index as usize];
-                let context = cx.context;
-                let ctx = ToolContext::new(
-                    tool,
-                    group.unwrap_or_default(),
-                    cx.id,
-                    extensions,
-                    context.and_then(CallContext::progress).map(|p| &**p),
-                    context.and_then(CallContext::cancellation),
-                );
                 self.core
                     .run_tool(slot, ctx, arguments, timeout, self.panic_details)
                     .await
             }
             Target::Found {
-                group: index,
+                group,
                 definition,
                 timeout,
             } => {
-                let context = cx.context;
-                let ctx = ToolContext::new(
-                    tool,
-                    group.unwrap_or_default(),
-                    cx.id,
-                    extensions,
-                    context.and_then(CallContext::progress).map(|p| &**p),
-                    context.and_then(CallContext::cancellation),
-                );
-                self.core
-                    .run_found(
-                        index,
-                        definition,
-                        ctx,
-                        arguments,
-                        timeout,
-                        self.panic_details,
-                    )
-                    .await
+                // Boxed: a remote call's state stays out of every call's future.
+                Box::pin(self.core.run_found(
+                    group,
+                    definition,
+                    ctx,
+                    arguments,
+                    timeout,
+                    self.panic_details,
+                ))
+                .await
             }
         }
     }
@@ -651,14 +636,15 @@ impl<R: Registry> Run for Core<R> {
                         inner.progress.as_deref(),
                         inner.cancel.as_ref(),
                     );
-                    self.run_found(
+                    // Boxed, as on the path without layers.
+                    Box::pin(self.run_found(
                         index,
                         definition,
                         ctx,
                         arguments.as_arguments(),
                         timeout,
                         inner.panic_details,
-                    )
+                    ))
                     .await
                     .1
                 }
