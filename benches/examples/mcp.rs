@@ -15,23 +15,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::model::{CallToolRequestParams, ClientConfig};
-use rmcp::service::RunningService;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{
-    StreamableHttpClientTransport, StreamableHttpServerConfig, StreamableHttpService,
-};
-use rmcp::{RoleClient, ServerHandler, ServiceExt};
+use rmcp::transport::StreamableHttpService;
+use rmcp::{ServerHandler, ServiceExt};
+use toolgroup::mcp::axum as axum_router;
 use toolgroup::mcp::{McpServer, Mode};
 use toolgroup_bench::{ADD_ARGS, RmcpCalc, ours_call_setup};
 
-type Client = RunningService<RoleClient, ClientConfig>;
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+#[path = "support/loopback.rs"]
+mod loopback;
+use loopback::{Client, env, http_client, serve, stateless};
 
 fn params() -> CallToolRequestParams {
     let serde_json::Value::Object(args) = serde_json::from_str(ADD_ARGS).unwrap() else {
@@ -55,33 +47,6 @@ async fn stream_client<H: ServerHandler>(handler: H) -> Client {
     });
     ClientConfig::default()
         .serve(client_io)
-        .await
-        .expect("connect")
-}
-
-fn stateless() -> StreamableHttpServerConfig {
-    StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
-}
-
-async fn serve(app: axum_router::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum_router::serve(listener, app).await;
-    });
-    format!("http://{addr}/mcp")
-}
-
-use toolgroup::mcp::axum as axum_router;
-
-async fn http_client(url: &str) -> Client {
-    let transport = StreamableHttpClientTransport::from_config(
-        StreamableHttpClientTransportConfig::with_uri(url),
-    );
-    ClientConfig::default()
-        .serve(transport)
         .await
         .expect("connect")
 }
