@@ -146,6 +146,32 @@ impl<'v, 'p> At<'v, 'p> {
         })
     }
 
+    /// Calls from the first element of the list at `self` (the first choice or candidate of
+    /// a response): an empty list has none; anything but a list is an error naming
+    /// `expected`.
+    pub(crate) fn first<T>(
+        &self,
+        expected: &'static str,
+        f: impl FnOnce(At<'v, '_>) -> Result<Vec<T>, DecodeError>,
+    ) -> Result<Vec<T>, DecodeError> {
+        match self.value {
+            Some(Value::Array(items)) if items.is_empty() => Ok(Vec::new()),
+            Some(Value::Array(_)) => self.with_index(0, f),
+            _ => Err(self.error(expected)),
+        }
+    }
+
+    /// Calls from `f` at `self`, or none when the field is absent or `null`.
+    pub(crate) fn optional<T>(
+        self,
+        f: impl FnOnce(At<'v, 'p>) -> Result<Vec<T>, DecodeError>,
+    ) -> Result<Vec<T>, DecodeError> {
+        match self.value {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(_) => f(self),
+        }
+    }
+
     /// Call `f` with the cursor at each element of the list at `self`.
     pub(crate) fn each<T>(
         &self,

@@ -212,28 +212,18 @@ fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
         Value::Array(_) => parts(at),
         Value::Object(map) if map.contains_key("candidates") => {
             at.with_field("candidates", |candidates| {
-                match candidates.value {
-                    Some(Value::Array(items)) if items.is_empty() => Ok(Vec::new()),
-                    Some(Value::Array(_)) => candidates.with_index(0, |first| {
-                        first.with_field("content", |content| match content.value {
-                            // A candidate stopped before any content (safety, length) has no calls.
-                            None => Ok(Vec::new()),
-                            Some(_) => content.with_field("parts", optional_parts),
+                candidates.first("a list of candidates", |first| {
+                    // A candidate stopped before any content (safety, length) has no calls.
+                    first.with_field("content", |content| {
+                        content.optional(|content| {
+                            content.with_field("parts", |list| list.optional(parts))
                         })
-                    }),
-                    _ => Err(candidates.error("a list of candidates")),
-                }
+                    })
+                })
             })
         }
-        Value::Object(_) => at.with_field("parts", optional_parts),
+        Value::Object(_) => at.with_field("parts", |list| list.optional(parts)),
         _ => Err(at.error("a response, a content or a list of parts")),
-    }
-}
-
-fn optional_parts(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
-    match at.value {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(_) => parts(at),
     }
 }
 

@@ -252,27 +252,16 @@ fn decode_chat(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
     let at = At::root(CHAT, payload);
     match payload {
         Value::Array(_) => chat_calls(at),
-        Value::Object(map) if map.contains_key("choices") => {
-            at.with_field("choices", |choices| match choices.value {
-                Some(Value::Array(items)) if items.is_empty() => Ok(Vec::new()),
-                Some(Value::Array(_)) => choices.with_index(0, |first| {
-                    first.with_field("message", |message| {
-                        message.object()?;
-                        message.with_field("tool_calls", optional_calls)
-                    })
-                }),
-                _ => Err(choices.error("a list of choices")),
+        Value::Object(map) if map.contains_key("choices") => at.with_field("choices", |choices| {
+            choices.first("a list of choices", |first| {
+                first.with_field("message", |message| {
+                    message.object()?;
+                    message.with_field("tool_calls", |calls| calls.optional(chat_calls))
+                })
             })
-        }
-        Value::Object(_) => at.with_field("tool_calls", optional_calls),
+        }),
+        Value::Object(_) => at.with_field("tool_calls", |calls| calls.optional(chat_calls)),
         _ => Err(at.error("an assistant message, a response or a list of tool calls")),
-    }
-}
-
-fn optional_calls(at: At<'_, '_>) -> Result<Vec<ToolCall>, DecodeError> {
-    match at.value {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(_) => chat_calls(at),
     }
 }
 
