@@ -144,6 +144,35 @@ impl<'a> Arguments<'a> {
             Arguments::Value(value) => parse_value(value),
         }
     }
+    /// [`parse`](Self::parse) in continuation style: `ok` gets the parsed value, `err` the
+    /// problem, each with `state`. Generated code calls this: the value goes from
+    /// `serde_json` straight to the tool, where `parse`'s `Result` would copy it once more on
+    /// the way.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn parse_with<T: DeserializeOwned, S, R>(
+        &self,
+        state: S,
+        ok: impl FnOnce(S, T) -> R,
+        err: impl FnOnce(S, ArgumentError) -> R,
+    ) -> R {
+        match *self {
+            Arguments::Text(text) if text.as_bytes().first() == Some(&b'{') => {
+                match serde_json::from_str::<T>(text) {
+                    Ok(v) => ok(state, v),
+                    Err(e) => err(state, object_error::<T>(text, &e)),
+                }
+            }
+            Arguments::Text(text) => match parse_text(text) {
+                Ok(v) => ok(state, v),
+                Err(e) => err(state, e),
+            },
+            Arguments::Value(value) => match parse_value(value) {
+                Ok(v) => ok(state, v),
+                Err(e) => err(state, e),
+            },
+        }
+    }
 }
 
 fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, ArgumentError> {

@@ -35,6 +35,7 @@ impl<F: Future> Future for CatchUnwind<'_, F> {
 }
 
 /// Runs `f`, turning a panic into `Err(message)`.
+#[inline(always)]
 pub(crate) fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     // Nothing `f` touched is used after a panic: the caller only reports it.
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| panic_message(payload.as_ref()))

@@ -39,8 +39,14 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     ) -> impl Future<Output = Result<CallResult, ArgumentError>> + Send + 'a;
 
     /// [`call_tool`](Self::call_tool) without a future, for tools that are plain `fn`s:
-    /// parse the arguments and run the tool now. `None` (and nothing parsed or run) when tool
-    /// `tool` is `async`; the default says that of every tool.
+    /// parse the arguments and run the tool now. `None`, with nothing parsed or run, when
+    /// tool `tool` is `async` (the default says that of every tool). Arguments that do not
+    /// parse give the error result for the model and set `invalid`.
+    ///
+    /// The result is returned as is, not wrapped in a `Result`, and the arguments are
+    /// borrowed: each wrapping layer or copy moved the 64-byte result (or the arguments)
+    /// once more, and such copies, of memory written a moment before, cost the cheapest
+    /// calls more time than their instruction count suggests.
     ///
     /// # Panics
     ///
@@ -50,9 +56,10 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
         &'a self,
         tool: usize,
         ctx: ToolContext<'a>,
-        args: Arguments<'a>,
-    ) -> Option<Result<CallResult, ArgumentError>> {
-        let _ = (tool, ctx, args);
+        args: &Arguments<'a>,
+        invalid: &mut bool,
+    ) -> Option<CallResult> {
+        let _ = (tool, ctx, args, invalid);
         None
     }
 

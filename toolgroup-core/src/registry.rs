@@ -66,8 +66,9 @@ pub trait Registry: Send + Sync + Sized + 'static {
         args: Arguments<'a>,
     ) -> impl Future<Output = Result<CallResult, ArgumentError>> + Send + 'a;
     #[doc(hidden)]
-    /// [`dispatch`](Registry::dispatch) without a future when the tool is a plain `fn`:
-    /// `None`, with nothing parsed or run, when it is `async`.
+    /// [`dispatch`](Registry::dispatch) without a future when the tool is a plain `fn` (see
+    /// [`ToolGroup::call_tool_sync`]): `None`, with nothing parsed or run, when it is
+    /// `async`.
     ///
     /// # Panics
     ///
@@ -77,8 +78,9 @@ pub trait Registry: Send + Sync + Sized + 'static {
         group: usize,
         tool: usize,
         ctx: ToolContext<'a>,
-        args: Arguments<'a>,
-    ) -> Option<Result<CallResult, ArgumentError>>;
+        args: &Arguments<'a>,
+        invalid: &mut bool,
+    ) -> Option<CallResult>;
     #[doc(hidden)]
     /// The run-time source of group `group`'s tools (an index into
     /// [`GROUPS`](Registry::GROUPS)), if its tools are found at run time.

@@ -345,10 +345,14 @@ fn group_impl(
                 if !#tool::SYNC {
                     return #p::None;
                 }
-                #p::Some(match __toolgroup_args.parse::<#tool::Args>() {
-                    #p::Ok(__toolgroup_args) => #p::Ok(#tool::call_sync(#state, __toolgroup_ctx, __toolgroup_args)),
-                    #p::Err(__toolgroup_err) => #p::Err(__toolgroup_err),
-                })
+                __toolgroup_args.parse_with::<#tool::Args, _, _>(
+                    __toolgroup_invalid,
+                    |_, __toolgroup_args| #p::Some(#tool::call_sync(#state, __toolgroup_ctx, __toolgroup_args)),
+                    |__toolgroup_invalid, __toolgroup_err| {
+                        *__toolgroup_invalid = true;
+                        #p::Some(#p::invalid_arguments_result(#tool::INFO.name, __toolgroup_err))
+                    },
+                )
             }
         });
         infos.push(quote!(&#tool::INFO));
@@ -379,8 +383,9 @@ fn group_impl(
                 &'__toolgroup self,
                 __toolgroup_tool: usize,
                 __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
-                __toolgroup_args: #krate::Arguments<'__toolgroup>,
-            ) -> #p::Option<#p::Result<#krate::CallResult, #krate::ArgumentError>> {
+                __toolgroup_args: &#krate::Arguments<'__toolgroup>,
+                __toolgroup_invalid: &mut bool,
+            ) -> #p::Option<#krate::CallResult> {
                 match __toolgroup_tool {
                     #(#sync_arms)*
                     _ => ::core::panic!("toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool_sync`)"),

@@ -59,7 +59,7 @@ impl<R: Registry> Toolkit<R> {
             id: None,
             context: None,
         };
-        self.dispatch(session, name, arguments.into(), cx)
+        Call::new(self, session, name, arguments.into(), cx)
     }
 
     /// [`call`](Self::call) with the caller's [`CallContext`]: the call id, per-call data for
@@ -75,7 +75,7 @@ impl<R: Registry> Toolkit<R> {
             id: context.id(),
             context: Some(context),
         };
-        self.dispatch(session, name, arguments.into(), cx)
+        Call::new(self, session, name, arguments.into(), cx)
     }
 
     /// Run one assistant turn's calls. Calls run concurrently, except that a `reset_tools`
@@ -167,57 +167,111 @@ impl<R: Registry> Toolkit<R> {
         arguments: Arguments<'_>,
         cx: Cx<'_>,
     ) -> CallResult {
-        let span = tracing::info_span!(
-            "tool_call",
-            tool = name,
-            group = Empty,
-            outcome = Empty,
-            duration_us = Empty
-        );
-        if span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain() {
-            if self.is_reset(name) {
-                return self.core.reset(session, arguments).1;
-            }
-            let Some(slot) = self.core.slot(name) else {
-                if self.core.found.is_empty() {
-                    return self.unknown_tool(session, name);
-                }
-                // Perhaps a tool found at run time: the full path looks those up.
-                return Box::pin(self.traced(session, span, name, arguments, cx)).await;
-            };
-            let group = R::GROUPS[slot.group as usize].name;
-            if let Some(switch) = slot.switch
-                && !session.slot_active(switch as usize)
-            {
-                return self.inactive(slot.info.name, group);
-            }
-            if slot.info.timeout.is_none() && self.default_timeout.is_none() {
-                let ctx = ToolContext::new(
-                    slot.info.name,
-                    group,
-                    cx.id,
-                    cx.context.map(CallContext::extensions),
-                    None,
-                    None,
-                );
-                let (group, tool) = (slot.group as usize, slot.tool as usize);
-                // A plain-`fn` tool runs right here: no future, one unwind guard.
-                let registry = &self.core.registry;
-                let outcome =
-                    match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments)) {
-                        Ok(Some(Ok(result))) => return result,
-                        Ok(Some(Err(e))) => Ok(Err(e)),
-                        Ok(None) => {
-                            let future = registry.dispatch(group, tool, ctx, arguments);
-                            CatchUnwind::new(pin!(future)).await
-                        }
-                        Err(panic) => Err(panic),
-                    };
-                return finish(slot.info.name, outcome, self.panic_details).1;
-            }
+        let span = call_span(name);
+        if let Some(result) = self.fast(session, name, &arguments, &cx, &span) {
+            return result;
         }
-        // Boxed: the state of everything below stays out of the fast path's future.
+        self.dispatch_in(session, name, arguments, cx, span).await
+    }
+
+    /// A call that [`fast`](Self::fast) did not finish: an `async` tool without options runs
+    /// here, unboxed; everything else on the boxed full path.
+    async fn dispatch_in(
+        &self,
+        session: &mut Session<R>,
+        name: &str,
+        arguments: Arguments<'_>,
+        cx: Cx<'_>,
+        span: Span,
+    ) -> CallResult {
+        if self.plain(&span, cx)
+            && let Some(slot) = self.core.slot(name)
+            && slot
+                .switch
+                .is_none_or(|switch| session.slot_active(switch as usize))
+            && slot.info.timeout.is_none()
+            && self.default_timeout.is_none()
+        {
+            let ctx = ToolContext::new(
+                slot.info.name,
+                R::GROUPS[slot.group as usize].name,
+                cx.id,
+                cx.context.map(CallContext::extensions),
+                None,
+                None,
+            );
+            let future = self.core.registry.dispatch(
+                slot.group as usize,
+                slot.tool as usize,
+                ctx,
+                arguments,
+            );
+            let outcome = CatchUnwind::new(pin!(future)).await;
+            return finish(slot.info.name, outcome, self.panic_details).1;
+        }
+        // Boxed: the state of everything below stays out of this future.
         Box::pin(self.traced(session, span, name, arguments, cx)).await
+    }
+
+    /// Whether a call may skip the full path: no tracing subscriber wants its span, no
+    /// policy, no layer, no per-call data.
+    #[inline]
+    fn plain(&self, span: &Span, cx: Cx<'_>) -> bool {
+        span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain()
+    }
+
+    /// The fast path, run in the call future's first poll: `reset_tools`, and a plain-`fn`
+    /// tool of an active group when the call needs none of the full path (see
+    /// [`plain`](Self::plain)) and has no timeout. `None`, with nothing run, for every other
+    /// call: those go to [`dispatch_in`](Self::dispatch_in).
+    #[inline]
+    fn fast(
+        &self,
+        session: &mut Session<R>,
+        name: &str,
+        arguments: &Arguments<'_>,
+        cx: &Cx<'_>,
+        span: &Span,
+    ) -> Option<CallResult> {
+        if !self.plain(span, *cx) {
+            return None;
+        }
+        if self.is_reset(name) {
+            return Some(self.core.reset(session, *arguments).1);
+        }
+        let slot = self.core.slot(name)?;
+        let group = R::GROUPS[slot.group as usize].name;
+        if let Some(switch) = slot.switch
+            && !session.slot_active(switch as usize)
+        {
+            return Some(self.inactive(slot.info.name, group));
+        }
+        if slot.info.timeout.is_some() || self.default_timeout.is_some() {
+            return None;
+        }
+        let ctx = ToolContext::new(
+            slot.info.name,
+            group,
+            cx.id,
+            cx.context.map(CallContext::extensions),
+            None,
+            None,
+        );
+        let (group, tool) = (slot.group as usize, slot.tool as usize);
+        let registry = &self.core.registry;
+        // The tool writes its result into `out`: returned through the layers below, the
+        // result was copied at each.
+        let mut invalid = false;
+        match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments, &mut invalid)) {
+            Ok(Some(result)) => Some(result),
+            // An `async` tool: nothing ran.
+            Ok(None) => None,
+            Err(panic) => Some(messages::panicked(
+                slot.info.name,
+                &panic,
+                self.panic_details,
+            )),
+        }
     }
 
     /// The full path, in the call's span, cancellable.
@@ -498,8 +552,13 @@ impl<R: Registry> Core<R> {
         let name = slot.info.name;
         // A plain-`fn` tool runs to completion inside one poll: a timer could not interrupt
         // it, so it runs without one.
-        match catch_panic(|| self.registry.dispatch_sync(group, tool, ctx, arguments)) {
-            Ok(Some(outcome)) => return finish(name, Ok(outcome), panic_details),
+        let mut invalid = false;
+        match catch_panic(|| {
+            self.registry
+                .dispatch_sync(group, tool, ctx, &arguments, &mut invalid)
+        }) {
+            Ok(Some(result)) if invalid => return ("invalid_arguments", result),
+            Ok(Some(result)) => return finish(name, Ok(Ok(result)), panic_details),
             Ok(None) => {}
             Err(panic) => return finish(name, Err(panic), panic_details),
         }
@@ -651,5 +710,111 @@ impl<R: Registry> Run for Core<R> {
                 }
             }
         })
+    }
+}
+
+/// The call's span. Disabled (and cheap) unless a subscriber wants it.
+#[inline]
+fn call_span(name: &str) -> Span {
+    // The level check inline and the span out of line: inline, the span's fields were
+    // gathered (the name copied) before the macro found that no subscriber listens.
+    if tracing::level_enabled!(tracing::Level::INFO) {
+        new_call_span(name)
+    } else {
+        Span::none()
+    }
+}
+
+#[inline(never)]
+fn new_call_span(name: &str) -> Span {
+    tracing::info_span!(
+        "tool_call",
+        tool = name,
+        group = Empty,
+        outcome = Empty,
+        duration_us = Empty
+    )
+}
+
+/// What a call future holds until its first poll.
+struct Start<'a, R: Registry> {
+    kit: &'a Toolkit<R>,
+    session: &'a mut Session<R>,
+    name: &'a str,
+    arguments: Arguments<'a>,
+    cx: Cx<'a>,
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`Toolkit::call`]. Its first poll runs the fast path
+    /// ([`Toolkit::fast`]) with the call's parts read in place; only a call the fast path
+    /// does not finish builds the `async` rest of the dispatch (`rest`, of type `F`), which
+    /// stays `None` otherwise. An `async fn` would move its parameters into its state on
+    /// the first poll, which cost the cheapest calls more time than their work.
+    struct Call<'a, R: Registry, M, F> {
+        start: Option<Start<'a, R>>,
+        make: M,
+        #[pin]
+        rest: Option<F>,
+    }
+}
+
+impl<'a, R: Registry> Call<'a, R, (), ()> {
+    #[inline]
+    #[allow(clippy::new_ret_no_self)]
+    fn new(
+        kit: &'a Toolkit<R>,
+        session: &'a mut Session<R>,
+        name: &'a str,
+        arguments: Arguments<'a>,
+        cx: Cx<'a>,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        Call {
+            start: Some(Start {
+                kit,
+                session,
+                name,
+                arguments,
+                cx,
+            }),
+            make: |s: Start<'a, R>, span: Span| {
+                s.kit
+                    .dispatch_in(s.session, s.name, s.arguments, s.cx, span)
+            },
+            rest: None,
+        }
+    }
+}
+
+impl<'a, R, M, F> Future for Call<'a, R, M, F>
+where
+    R: Registry,
+    M: Fn(Start<'a, R>, Span) -> F,
+    F: Future<Output = CallResult>,
+{
+    type Output = CallResult;
+
+    #[inline]
+    fn poll(self: std::pin::Pin<&mut Self>, task: &mut std::task::Context<'_>) -> Poll<CallResult> {
+        let mut this = self.project();
+        if let Some(start) = this.start.as_mut() {
+            let span = call_span(start.name);
+            let result = start.kit.fast(
+                start.session,
+                start.name,
+                &start.arguments,
+                &start.cx,
+                &span,
+            );
+            let start = this.start.take().expect("the call's parts");
+            if let Some(result) = result {
+                return Poll::Ready(result);
+            }
+            this.rest.set(Some((this.make)(start, span)));
+        }
+        match this.rest.as_pin_mut() {
+            Some(rest) => rest.poll(task),
+            None => panic!("a tool call's future polled after it finished"),
+        }
     }
 }

@@ -58,6 +58,15 @@ pub(crate) fn invalid_arguments(tool: &str, error: &impl std::fmt::Display) -> C
     CallResult::error(format!("`{tool}` was not run: {error}"))
 }
 
+/// [`invalid_arguments`] for generated code's synchronous calls (out of line: the error
+/// path stays out of the tool's arm).
+#[doc(hidden)]
+#[cold]
+#[inline(never)]
+pub fn invalid_arguments_result(tool: &str, error: crate::args::ArgumentError) -> CallResult {
+    invalid_arguments(tool, &error)
+}
+
 /// A panic in the tool (or in something it called back, like a progress observer). The
 /// message goes to `tracing`; the model reads it only when the toolkit says so.
 pub(crate) fn panicked(tool: &str, message: &str, show: bool) -> CallResult {

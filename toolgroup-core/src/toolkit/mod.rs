@@ -4,7 +4,7 @@
 mod dispatch;
 mod found;
 mod index;
-mod messages;
+pub(crate) mod messages;
 
 use std::sync::{Arc, Mutex};
 

@@ -79,80 +79,96 @@ impl ::toolgroup::ToolGroup for Web {
         &'__toolgroup self,
         __toolgroup_tool: usize,
         __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
-        __toolgroup_args: ::toolgroup::Arguments<'__toolgroup>,
-    ) -> ::toolgroup::__private::Option<
-        ::toolgroup::__private::Result<
-            ::toolgroup::CallResult,
-            ::toolgroup::ArgumentError,
-        >,
-    > {
+        __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
+        __toolgroup_invalid: &mut bool,
+    ) -> ::toolgroup::__private::Option<::toolgroup::CallResult> {
         match __toolgroup_tool {
             0usize => {
                 if !<search as ::toolgroup::Tool>::SYNC {
                     return ::toolgroup::__private::None;
                 }
-                ::toolgroup::__private::Some(
-                    match __toolgroup_args.parse::<<search as ::toolgroup::Tool>::Args>()
-                    {
-                        ::toolgroup::__private::Ok(__toolgroup_args) => {
-                            ::toolgroup::__private::Ok(
-                                <search as ::toolgroup::Tool>::call_sync(
-                                    &(),
-                                    __toolgroup_ctx,
-                                    __toolgroup_args,
+                __toolgroup_args
+                    .parse_with::<
+                        <search as ::toolgroup::Tool>::Args,
+                        _,
+                        _,
+                    >(
+                        __toolgroup_invalid,
+                        |_, __toolgroup_args| ::toolgroup::__private::Some(
+                            <search as ::toolgroup::Tool>::call_sync(
+                                &(),
+                                __toolgroup_ctx,
+                                __toolgroup_args,
+                            ),
+                        ),
+                        |__toolgroup_invalid, __toolgroup_err| {
+                            *__toolgroup_invalid = true;
+                            ::toolgroup::__private::Some(
+                                ::toolgroup::__private::invalid_arguments_result(
+                                    <search as ::toolgroup::Tool>::INFO.name,
+                                    __toolgroup_err,
                                 ),
                             )
-                        }
-                        ::toolgroup::__private::Err(__toolgroup_err) => {
-                            ::toolgroup::__private::Err(__toolgroup_err)
-                        }
-                    },
-                )
+                        },
+                    )
             }
             1usize => {
                 if !<pages::fetch as ::toolgroup::Tool>::SYNC {
                     return ::toolgroup::__private::None;
                 }
-                ::toolgroup::__private::Some(
-                    match __toolgroup_args
-                        .parse::<<pages::fetch as ::toolgroup::Tool>::Args>()
-                    {
-                        ::toolgroup::__private::Ok(__toolgroup_args) => {
-                            ::toolgroup::__private::Ok(
-                                <pages::fetch as ::toolgroup::Tool>::call_sync(
-                                    &(),
-                                    __toolgroup_ctx,
-                                    __toolgroup_args,
+                __toolgroup_args
+                    .parse_with::<
+                        <pages::fetch as ::toolgroup::Tool>::Args,
+                        _,
+                        _,
+                    >(
+                        __toolgroup_invalid,
+                        |_, __toolgroup_args| ::toolgroup::__private::Some(
+                            <pages::fetch as ::toolgroup::Tool>::call_sync(
+                                &(),
+                                __toolgroup_ctx,
+                                __toolgroup_args,
+                            ),
+                        ),
+                        |__toolgroup_invalid, __toolgroup_err| {
+                            *__toolgroup_invalid = true;
+                            ::toolgroup::__private::Some(
+                                ::toolgroup::__private::invalid_arguments_result(
+                                    <pages::fetch as ::toolgroup::Tool>::INFO.name,
+                                    __toolgroup_err,
                                 ),
                             )
-                        }
-                        ::toolgroup::__private::Err(__toolgroup_err) => {
-                            ::toolgroup::__private::Err(__toolgroup_err)
-                        }
-                    },
-                )
+                        },
+                    )
             }
             2usize => {
                 if !<write as ::toolgroup::Tool>::SYNC {
                     return ::toolgroup::__private::None;
                 }
-                ::toolgroup::__private::Some(
-                    match __toolgroup_args.parse::<<write as ::toolgroup::Tool>::Args>()
-                    {
-                        ::toolgroup::__private::Ok(__toolgroup_args) => {
-                            ::toolgroup::__private::Ok(
-                                <write as ::toolgroup::Tool>::call_sync(
-                                    &(),
-                                    __toolgroup_ctx,
-                                    __toolgroup_args,
+                __toolgroup_args
+                    .parse_with::<
+                        <write as ::toolgroup::Tool>::Args,
+                        _,
+                        _,
+                    >(
+                        __toolgroup_invalid,
+                        |_, __toolgroup_args| ::toolgroup::__private::Some(
+                            <write as ::toolgroup::Tool>::call_sync(
+                                &(),
+                                __toolgroup_ctx,
+                                __toolgroup_args,
+                            ),
+                        ),
+                        |__toolgroup_invalid, __toolgroup_err| {
+                            *__toolgroup_invalid = true;
+                            ::toolgroup::__private::Some(
+                                ::toolgroup::__private::invalid_arguments_result(
+                                    <write as ::toolgroup::Tool>::INFO.name,
+                                    __toolgroup_err,
                                 ),
                             )
-                        }
-                        ::toolgroup::__private::Err(__toolgroup_err) => {
-                            ::toolgroup::__private::Err(__toolgroup_err)
-                        }
-                    },
-                )
+                        },
+                    )
             }
             _ => {
                 ::core::panic!(

@@ -134,38 +134,39 @@ impl ::toolgroup::ToolGroup for Database {
         &'__toolgroup self,
         __toolgroup_tool: usize,
         __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
-        __toolgroup_args: ::toolgroup::Arguments<'__toolgroup>,
-    ) -> ::toolgroup::__private::Option<
-        ::toolgroup::__private::Result<
-            ::toolgroup::CallResult,
-            ::toolgroup::ArgumentError,
-        >,
-    > {
+        __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
+        __toolgroup_invalid: &mut bool,
+    ) -> ::toolgroup::__private::Option<::toolgroup::CallResult> {
         match __toolgroup_tool {
             0usize => {
                 if !<__toolgroup_Database_db_query as ::toolgroup::Tool>::SYNC {
                     return ::toolgroup::__private::None;
                 }
-                ::toolgroup::__private::Some(
-                    match __toolgroup_args
-                        .parse::<
-                            <__toolgroup_Database_db_query as ::toolgroup::Tool>::Args,
-                        >()
-                    {
-                        ::toolgroup::__private::Ok(__toolgroup_args) => {
-                            ::toolgroup::__private::Ok(
-                                <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync(
-                                    self,
-                                    __toolgroup_ctx,
-                                    __toolgroup_args,
+                __toolgroup_args
+                    .parse_with::<
+                        <__toolgroup_Database_db_query as ::toolgroup::Tool>::Args,
+                        _,
+                        _,
+                    >(
+                        __toolgroup_invalid,
+                        |_, __toolgroup_args| ::toolgroup::__private::Some(
+                            <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync(
+                                self,
+                                __toolgroup_ctx,
+                                __toolgroup_args,
+                            ),
+                        ),
+                        |__toolgroup_invalid, __toolgroup_err| {
+                            *__toolgroup_invalid = true;
+                            ::toolgroup::__private::Some(
+                                ::toolgroup::__private::invalid_arguments_result(
+                                    <__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO
+                                        .name,
+                                    __toolgroup_err,
                                 ),
                             )
-                        }
-                        ::toolgroup::__private::Err(__toolgroup_err) => {
-                            ::toolgroup::__private::Err(__toolgroup_err)
-                        }
-                    },
-                )
+                        },
+                    )
             }
             _ => {
                 ::core::panic!(

@@ -150,13 +150,9 @@ impl ::toolgroup::Registry for Agent {
         group: usize,
         tool: usize,
         ctx: ::toolgroup::ToolContext<'__toolgroup>,
-        args: ::toolgroup::Arguments<'__toolgroup>,
-    ) -> ::toolgroup::__private::Option<
-        ::toolgroup::__private::Result<
-            ::toolgroup::CallResult,
-            ::toolgroup::ArgumentError,
-        >,
-    > {
+        args: &::toolgroup::Arguments<'__toolgroup>,
+        invalid: &mut bool,
+    ) -> ::toolgroup::__private::Option<::toolgroup::CallResult> {
         match group {
             0usize => {
                 <Notes as ::toolgroup::ToolGroup>::call_tool_sync(
@@ -164,6 +160,7 @@ impl ::toolgroup::Registry for Agent {
                     tool,
                     ctx,
                     args,
+                    invalid,
                 )
             }
             1usize => {
@@ -172,6 +169,7 @@ impl ::toolgroup::Registry for Agent {
                     tool,
                     ctx,
                     args,
+                    invalid,
                 )
             }
             _ => {
