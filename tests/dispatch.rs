@@ -39,13 +39,23 @@ async fn long_nap(
     "rested".to_owned()
 }
 
+/// How many times `tick` ran (only `a_call_does_nothing_until_polled` calls it).
+static TICKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Count one tick.
+#[tool]
+fn tick() -> String {
+    TICKS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    "tick".to_owned()
+}
+
 /// Echo the call id and the session-independent input.
 #[tool]
 fn echo(ctx: &ToolContext<'_>, value: u64) -> String {
     format!("{}:{value}", ctx.call_id().unwrap_or("-"))
 }
 
-#[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, nap, long_nap, echo])]
+#[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, nap, long_nap, echo, tick])]
 struct Risky;
 
 #[toolkit]
@@ -69,6 +79,31 @@ fn active_lab() -> (Toolkit<Lab>, Session<Lab>) {
     let mut s = kit.session();
     s.activate(LabGroup::Risky);
     (kit, s)
+}
+
+#[tokio::test]
+async fn a_call_does_nothing_until_polled() {
+    use std::sync::atomic::Ordering;
+    fn assert_send<T: Send>(_: &T) {}
+    let (kit, mut s) = active_lab();
+    // A plain-`fn` tool runs in the future's first poll, not when the future is made.
+    let call = kit.call(&mut s, "tick", "{}");
+    assert_send(&call);
+    drop(call);
+    assert_eq!(TICKS.load(Ordering::SeqCst), 0);
+    let before = s;
+    drop(kit.call(
+        &mut s,
+        "reset_tools",
+        r#"{"web_search": true, "risky": false}"#,
+    ));
+    assert_eq!(s, before, "an unpolled reset_tools changed the session");
+    let r = kit.call(&mut s, "tick", "{}").await;
+    assert!(!r.is_error, "{r:?}");
+    assert_eq!(TICKS.load(Ordering::SeqCst), 1);
+    // An `async` tool without options goes through the same future.
+    let r = kit.call(&mut s, "long_nap", r#"{"ms": 1}"#).await;
+    assert_eq!((r.is_error, r.text_joined().as_str()), (false, "rested"));
 }
 
 #[tokio::test]
