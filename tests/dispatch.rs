@@ -106,6 +106,18 @@ async fn a_call_does_nothing_until_polled() {
     assert_eq!((r.is_error, r.text_joined().as_str()), (false, "rested"));
 }
 
+#[test]
+#[should_panic(expected = "polled after it finished")]
+fn a_finished_call_polled_again_panics_instead_of_running_twice() {
+    use std::future::Future;
+    use std::task::{Context, Poll, Waker};
+    let (kit, mut s) = active_lab();
+    let mut call = std::pin::pin!(kit.call(&mut s, "echo", r#"{"value": 1}"#));
+    let mut task = Context::from_waker(Waker::noop());
+    assert!(matches!(call.as_mut().poll(&mut task), Poll::Ready(r) if !r.is_error));
+    let _ = call.as_mut().poll(&mut task);
+}
+
 #[tokio::test]
 async fn unknown_tool_lists_exposed_tools_with_a_suggestion() {
     let kit = toolkit();

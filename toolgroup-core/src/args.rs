@@ -132,18 +132,9 @@ impl<'a> Arguments<'a> {
     /// Parse into `T`, reporting problems without echoing values.
     #[inline]
     pub fn parse<T: DeserializeOwned>(self) -> Result<T, ArgumentError> {
-        match self {
-            // The usual case first, inline: an object with no leading whitespace.
-            Arguments::Text(text) if text.as_bytes().first() == Some(&b'{') => {
-                match serde_json::from_str::<T>(text) {
-                    Ok(v) => Ok(v),
-                    Err(e) => Err(object_error::<T>(text, &e)),
-                }
-            }
-            Arguments::Text(text) => parse_text(text),
-            Arguments::Value(value) => parse_value(value),
-        }
+        self.parse_with((), |(), v| Ok(v), |(), e| Err(e))
     }
+
     /// [`parse`](Self::parse) in continuation style: `ok` gets the parsed value, `err` the
     /// problem, each with `state`. Generated code calls this: the value goes from
     /// `serde_json` straight to the tool, where `parse`'s `Result` would copy it once more on
@@ -157,6 +148,7 @@ impl<'a> Arguments<'a> {
         err: impl FnOnce(S, ArgumentError) -> R,
     ) -> R {
         match *self {
+            // The usual case first, inline: an object with no leading whitespace.
             Arguments::Text(text) if text.as_bytes().first() == Some(&b'{') => {
                 match serde_json::from_str::<T>(text) {
                     Ok(v) => ok(state, v),

@@ -348,10 +348,7 @@ fn group_impl(
                 __toolgroup_args.parse_with::<#tool::Args, _, _>(
                     __toolgroup_invalid,
                     |_, __toolgroup_args| #p::Some(#tool::call_sync(#state, __toolgroup_ctx, __toolgroup_args)),
-                    |__toolgroup_invalid, __toolgroup_err| {
-                        *__toolgroup_invalid = true;
-                        #p::Some(#p::invalid_arguments_result(#tool::INFO.name, __toolgroup_err))
-                    },
+                    |__toolgroup_invalid, __toolgroup_err| #p::invalid_arguments_sync(#tool::INFO.name, __toolgroup_invalid, __toolgroup_err),
                 )
             }
         });

@@ -178,14 +178,17 @@ impl<R: Registry> Toolkit<R> {
         cx: Cx<'_>,
     ) -> CallResult {
         let span = call_span(name);
-        if let Some(result) = self.fast(session, name, &arguments, &cx, &span) {
-            return result;
-        }
-        self.dispatch_in(session, name, arguments, cx, span).await
+        let rest = match self.fast(session, name, &arguments, &cx, &span) {
+            Fast::Done(result) => return result,
+            Fast::Async(slot) => Some(slot),
+            Fast::Full => None,
+        };
+        self.dispatch_in(session, name, arguments, cx, span, rest)
+            .await
     }
 
-    /// A call that [`fast`](Self::fast) did not finish: an `async` tool without options runs
-    /// here, unboxed; everything else on the boxed full path.
+    /// A call that [`fast`](Self::fast) did not finish: the `async` tool it found (`slot`)
+    /// runs here, unboxed; every other call on the boxed full path.
     async fn dispatch_in(
         &self,
         session: &mut Session<R>,
@@ -193,23 +196,10 @@ impl<R: Registry> Toolkit<R> {
         arguments: Arguments<'_>,
         cx: Cx<'_>,
         span: Span,
+        slot: Option<&Slot>,
     ) -> CallResult {
-        if self.plain(&span, cx)
-            && let Some(slot) = self.core.slot(name)
-            && slot
-                .switch
-                .is_none_or(|switch| session.slot_active(switch as usize))
-            && slot.info.timeout.is_none()
-            && self.default_timeout.is_none()
-        {
-            let ctx = ToolContext::new(
-                slot.info.name,
-                R::GROUPS[slot.group as usize].name,
-                cx.id,
-                cx.context.map(CallContext::extensions),
-                None,
-                None,
-            );
+        if let Some(slot) = slot {
+            let ctx = plain_context::<R>(slot, &cx);
             let future = self.core.registry.dispatch(
                 slot.group as usize,
                 slot.tool as usize,
@@ -223,60 +213,49 @@ impl<R: Registry> Toolkit<R> {
         Box::pin(self.traced(session, span, name, arguments, cx)).await
     }
 
-    /// Whether a call may skip the full path: no tracing subscriber wants its span, no
-    /// policy, no layer, no per-call data.
+    /// The fast path, run in the call future's first poll. A call that needs none of the
+    /// full path (no tracing subscriber wants its span, no policy, no layer, no per-call
+    /// data) and no timeout is finished here when it is `reset_tools`, a tool of an inactive
+    /// group or a plain-`fn` tool; for an `async` tool it says so, with its slot, and nothing
+    /// runs. Every other call is [`Fast::Full`], with nothing done.
     #[inline]
-    fn plain(&self, span: &Span, cx: Cx<'_>) -> bool {
-        span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain()
-    }
-
-    /// The fast path, run in the call future's first poll: `reset_tools`, and a plain-`fn`
-    /// tool of an active group when the call needs none of the full path (see
-    /// [`plain`](Self::plain)) and has no timeout. `None`, with nothing run, for every other
-    /// call: those go to [`dispatch_in`](Self::dispatch_in).
-    #[inline]
-    fn fast(
-        &self,
+    fn fast<'k>(
+        &'k self,
         session: &mut Session<R>,
         name: &str,
         arguments: &Arguments<'_>,
         cx: &Cx<'_>,
         span: &Span,
-    ) -> Option<CallResult> {
-        if !self.plain(span, *cx) {
-            return None;
+    ) -> Fast<'k> {
+        if !(span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain()) {
+            return Fast::Full;
         }
         if self.is_reset(name) {
-            return Some(self.core.reset(session, *arguments).1);
+            return Fast::Done(self.core.reset(session, *arguments).1);
         }
-        let slot = self.core.slot(name)?;
-        let group = R::GROUPS[slot.group as usize].name;
+        // Unknown here: perhaps found at run time; the full path looks those up and words
+        // the error.
+        let Some(slot) = self.core.slot(name) else {
+            return Fast::Full;
+        };
         if let Some(switch) = slot.switch
             && !session.slot_active(switch as usize)
         {
-            return Some(self.inactive(slot.info.name, group));
+            return Fast::Done(self.inactive(slot.info.name, R::GROUPS[slot.group as usize].name));
         }
         if slot.info.timeout.is_some() || self.default_timeout.is_some() {
-            return None;
+            return Fast::Full;
         }
-        let ctx = ToolContext::new(
-            slot.info.name,
-            group,
-            cx.id,
-            cx.context.map(CallContext::extensions),
-            None,
-            None,
-        );
+        let ctx = plain_context::<R>(slot, cx);
         let (group, tool) = (slot.group as usize, slot.tool as usize);
         let registry = &self.core.registry;
-        // The tool writes its result into `out`: returned through the layers below, the
-        // result was copied at each.
+        // The result comes back unwrapped (see `ToolGroup::call_tool_sync`).
         let mut invalid = false;
         match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments, &mut invalid)) {
-            Ok(Some(result)) => Some(result),
+            Ok(Some(result)) => Fast::Done(result),
             // An `async` tool: nothing ran.
-            Ok(None) => None,
-            Err(panic) => Some(messages::panicked(
+            Ok(None) => Fast::Async(slot),
+            Err(panic) => Fast::Done(messages::panicked(
                 slot.info.name,
                 &panic,
                 self.panic_details,
@@ -746,6 +725,30 @@ fn new_call_span(name: &str) -> Span {
     )
 }
 
+/// How far the fast path ([`Toolkit::fast`]) took a call.
+enum Fast<'k> {
+    /// Finished, with this result.
+    Done(CallResult),
+    /// A plain call to this `async` tool: nothing ran yet.
+    Async(&'k Slot),
+    /// A call for the full path: nothing done.
+    Full,
+}
+
+/// The tool's context for a call on the fast path (which has no progress observer and no
+/// cancellation token).
+#[inline]
+fn plain_context<'c, R: Registry>(slot: &Slot, cx: &Cx<'c>) -> ToolContext<'c> {
+    ToolContext::new(
+        slot.info.name,
+        R::GROUPS[slot.group as usize].name,
+        cx.id,
+        cx.context.map(CallContext::extensions),
+        None,
+        None,
+    )
+}
+
 /// What a call future holds until its first poll.
 struct Start<'a, R: Registry> {
     kit: &'a Toolkit<R>,
@@ -787,9 +790,9 @@ impl<'a, R: Registry> Call<'a, R, (), ()> {
                 arguments,
                 cx,
             }),
-            make: |s: Start<'a, R>, span: Span| {
+            make: |s: Start<'a, R>, span: Span, slot: Option<&'a Slot>| {
                 s.kit
-                    .dispatch_in(s.session, s.name, s.arguments, s.cx, span)
+                    .dispatch_in(s.session, s.name, s.arguments, s.cx, span, slot)
             },
             rest: None,
         }
@@ -799,7 +802,7 @@ impl<'a, R: Registry> Call<'a, R, (), ()> {
 impl<'a, R, M, F> Future for Call<'a, R, M, F>
 where
     R: Registry,
-    M: Fn(Start<'a, R>, Span) -> F,
+    M: Fn(Start<'a, R>, Span, Option<&'a Slot>) -> F,
     F: Future<Output = CallResult>,
 {
     type Output = CallResult;
@@ -809,7 +812,8 @@ where
         let mut this = self.project();
         if let Some(start) = this.start.as_mut() {
             let span = call_span(start.name);
-            let result = start.kit.fast(
+            let kit = start.kit;
+            let fast = kit.fast(
                 start.session,
                 start.name,
                 &start.arguments,
@@ -817,10 +821,12 @@ where
                 &span,
             );
             let start = this.start.take().expect("the call's parts");
-            if let Some(result) = result {
-                return Poll::Ready(result);
-            }
-            this.rest.set(Some((this.make)(start, span)));
+            let slot = match fast {
+                Fast::Done(result) => return Poll::Ready(result),
+                Fast::Async(slot) => Some(slot),
+                Fast::Full => None,
+            };
+            this.rest.set(Some((this.make)(start, span, slot)));
         }
         match this.rest.as_pin_mut() {
             Some(rest) => rest.poll(task),

@@ -58,13 +58,19 @@ pub(crate) fn invalid_arguments(tool: &str, error: &impl std::fmt::Display) -> C
     CallResult::error(format!("`{tool}` was not run: {error}"))
 }
 
-/// [`invalid_arguments`] for generated code's synchronous calls (out of line: the error
-/// path stays out of the tool's arm).
+/// [`invalid_arguments`] for generated code's synchronous calls: the result for the model,
+/// with `invalid` set so the toolkit can tell it from the tool's own error (out of line: the
+/// error path stays out of the tool's arm).
 #[doc(hidden)]
 #[cold]
 #[inline(never)]
-pub fn invalid_arguments_result(tool: &str, error: crate::args::ArgumentError) -> CallResult {
-    invalid_arguments(tool, &error)
+pub fn invalid_arguments_sync(
+    tool: &str,
+    invalid: &mut bool,
+    error: crate::args::ArgumentError,
+) -> Option<CallResult> {
+    *invalid = true;
+    Some(invalid_arguments(tool, &error))
 }
 
 /// A panic in the tool (or in something it called back, like a progress observer). The

@@ -101,15 +101,11 @@ impl ::toolgroup::ToolGroup for Web {
                                 __toolgroup_args,
                             ),
                         ),
-                        |__toolgroup_invalid, __toolgroup_err| {
-                            *__toolgroup_invalid = true;
-                            ::toolgroup::__private::Some(
-                                ::toolgroup::__private::invalid_arguments_result(
-                                    <search as ::toolgroup::Tool>::INFO.name,
-                                    __toolgroup_err,
-                                ),
-                            )
-                        },
+                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                            <search as ::toolgroup::Tool>::INFO.name,
+                            __toolgroup_invalid,
+                            __toolgroup_err,
+                        ),
                     )
             }
             1usize => {
@@ -130,15 +126,11 @@ impl ::toolgroup::ToolGroup for Web {
                                 __toolgroup_args,
                             ),
                         ),
-                        |__toolgroup_invalid, __toolgroup_err| {
-                            *__toolgroup_invalid = true;
-                            ::toolgroup::__private::Some(
-                                ::toolgroup::__private::invalid_arguments_result(
-                                    <pages::fetch as ::toolgroup::Tool>::INFO.name,
-                                    __toolgroup_err,
-                                ),
-                            )
-                        },
+                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                            <pages::fetch as ::toolgroup::Tool>::INFO.name,
+                            __toolgroup_invalid,
+                            __toolgroup_err,
+                        ),
                     )
             }
             2usize => {
@@ -159,15 +151,11 @@ impl ::toolgroup::ToolGroup for Web {
                                 __toolgroup_args,
                             ),
                         ),
-                        |__toolgroup_invalid, __toolgroup_err| {
-                            *__toolgroup_invalid = true;
-                            ::toolgroup::__private::Some(
-                                ::toolgroup::__private::invalid_arguments_result(
-                                    <write as ::toolgroup::Tool>::INFO.name,
-                                    __toolgroup_err,
-                                ),
-                            )
-                        },
+                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                            <write as ::toolgroup::Tool>::INFO.name,
+                            __toolgroup_invalid,
+                            __toolgroup_err,
+                        ),
                     )
             }
             _ => {

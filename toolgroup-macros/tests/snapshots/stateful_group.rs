@@ -156,16 +156,12 @@ impl ::toolgroup::ToolGroup for Database {
                                 __toolgroup_args,
                             ),
                         ),
-                        |__toolgroup_invalid, __toolgroup_err| {
-                            *__toolgroup_invalid = true;
-                            ::toolgroup::__private::Some(
-                                ::toolgroup::__private::invalid_arguments_result(
-                                    <__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO
-                                        .name,
-                                    __toolgroup_err,
-                                ),
-                            )
-                        },
+                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                            <__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO
+                                .name,
+                            __toolgroup_invalid,
+                            __toolgroup_err,
+                        ),
                     )
             }
             _ => {
