@@ -178,12 +178,11 @@ impl<R: Registry> Toolkit<R> {
         cx: Cx<'_>,
     ) -> CallResult {
         let span = call_span(name);
-        let rest = match self.fast(session, name, &arguments, &cx, &span) {
-            Fast::Done(result) => return result,
-            Fast::Async(slot) => Some(slot),
-            Fast::Full => None,
-        };
-        self.dispatch_in(session, name, arguments, cx, span, rest)
+        let mut pending = None;
+        if let Some(result) = self.fast(session, name, &arguments, &cx, &span, &mut pending) {
+            return result;
+        }
+        self.dispatch_in(session, name, arguments, cx, span, pending)
             .await
     }
 
@@ -216,8 +215,12 @@ impl<R: Registry> Toolkit<R> {
     /// The fast path, run in the call future's first poll. A call that needs none of the
     /// full path (no tracing subscriber wants its span, no policy, no layer, no per-call
     /// data) and no timeout is finished here when it is `reset_tools`, a tool of an inactive
-    /// group or a plain-`fn` tool; for an `async` tool it says so, with its slot, and nothing
-    /// runs. Every other call is [`Fast::Full`], with nothing done.
+    /// group or a plain-`fn` tool. For an `async` tool it sets `pending` to the tool's slot
+    /// and runs nothing; every other call gets `None` with nothing done.
+    ///
+    /// The `async` tool comes back through `pending` rather than in an enum beside the
+    /// result: wrapped in a three-way enum, the result was copied once more (measured: the
+    /// structured call went from 0.98x to 1.07-1.09x the hand-written one).
     #[inline]
     fn fast<'k>(
         &'k self,
@@ -226,25 +229,24 @@ impl<R: Registry> Toolkit<R> {
         arguments: &Arguments<'_>,
         cx: &Cx<'_>,
         span: &Span,
-    ) -> Fast<'k> {
+        pending: &mut Option<&'k Slot>,
+    ) -> Option<CallResult> {
         if !(span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain()) {
-            return Fast::Full;
+            return None;
         }
         if self.is_reset(name) {
-            return Fast::Done(self.core.reset(session, *arguments).1);
+            return Some(self.core.reset(session, *arguments).1);
         }
         // Unknown here: perhaps found at run time; the full path looks those up and words
         // the error.
-        let Some(slot) = self.core.slot(name) else {
-            return Fast::Full;
-        };
+        let slot = self.core.slot(name)?;
         if let Some(switch) = slot.switch
             && !session.slot_active(switch as usize)
         {
-            return Fast::Done(self.inactive(slot.info.name, R::GROUPS[slot.group as usize].name));
+            return Some(self.inactive(slot.info.name, R::GROUPS[slot.group as usize].name));
         }
         if slot.info.timeout.is_some() || self.default_timeout.is_some() {
-            return Fast::Full;
+            return None;
         }
         let ctx = plain_context::<R>(slot, cx);
         let (group, tool) = (slot.group as usize, slot.tool as usize);
@@ -252,10 +254,13 @@ impl<R: Registry> Toolkit<R> {
         // The result comes back unwrapped (see `ToolGroup::call_tool_sync`).
         let mut invalid = false;
         match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments, &mut invalid)) {
-            Ok(Some(result)) => Fast::Done(result),
+            Ok(Some(result)) => Some(result),
             // An `async` tool: nothing ran.
-            Ok(None) => Fast::Async(slot),
-            Err(panic) => Fast::Done(messages::panicked(
+            Ok(None) => {
+                *pending = Some(slot);
+                None
+            }
+            Err(panic) => Some(messages::panicked(
                 slot.info.name,
                 &panic,
                 self.panic_details,
@@ -725,16 +730,6 @@ fn new_call_span(name: &str) -> Span {
     )
 }
 
-/// How far the fast path ([`Toolkit::fast`]) took a call.
-enum Fast<'k> {
-    /// Finished, with this result.
-    Done(CallResult),
-    /// A plain call to this `async` tool: nothing ran yet.
-    Async(&'k Slot),
-    /// A call for the full path: nothing done.
-    Full,
-}
-
 /// The tool's context for a call on the fast path (which has no progress observer and no
 /// cancellation token).
 #[inline]
@@ -813,20 +808,20 @@ where
         if let Some(start) = this.start.as_mut() {
             let span = call_span(start.name);
             let kit = start.kit;
-            let fast = kit.fast(
+            let mut pending = None;
+            let result = kit.fast(
                 start.session,
                 start.name,
                 &start.arguments,
                 &start.cx,
                 &span,
+                &mut pending,
             );
             let start = this.start.take().expect("the call's parts");
-            let slot = match fast {
-                Fast::Done(result) => return Poll::Ready(result),
-                Fast::Async(slot) => Some(slot),
-                Fast::Full => None,
-            };
-            this.rest.set(Some((this.make)(start, span, slot)));
+            if let Some(result) = result {
+                return Poll::Ready(result);
+            }
+            this.rest.set(Some((this.make)(start, span, pending)));
         }
         match this.rest.as_pin_mut() {
             Some(rest) => rest.poll(task),
