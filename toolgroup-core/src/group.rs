@@ -39,14 +39,15 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     ) -> impl Future<Output = Result<CallResult, ArgumentError>> + Send + 'a;
 
     /// [`call_tool`](Self::call_tool) without a future, for tools that are plain `fn`s:
-    /// parse the arguments and run the tool now. `None`, with nothing parsed or run, when
-    /// tool `tool` is `async` (the default says that of every tool). Arguments that do not
-    /// parse give the error result for the model and set `invalid`.
+    /// parse the arguments and run the tool now, writing its result to `out`.
+    /// [`SyncCall::Async`], with nothing parsed or run, when tool `tool` is `async` (the
+    /// default says that of every tool); [`SyncCall::Invalid`] with the error result for the
+    /// model in `out` when the arguments do not parse.
     ///
-    /// The result is returned as is, not wrapped in a `Result`, and the arguments are
-    /// borrowed: each wrapping layer or copy moved the 64-byte result (or the arguments)
-    /// once more, and such copies, of memory written a moment before, cost the cheapest
-    /// calls more time than their instruction count suggests.
+    /// The result is written where the caller wants it, and the arguments are borrowed:
+    /// returned, the 64-byte result was copied at each layer on its way out (the unwind
+    /// guard's among them), and such copies, of memory written a moment before, cost the
+    /// cheapest calls more time than their instruction count suggests.
     ///
     /// # Panics
     ///
@@ -57,10 +58,10 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
         tool: usize,
         ctx: ToolContext<'a>,
         args: &Arguments<'a>,
-        invalid: &mut bool,
-    ) -> Option<CallResult> {
-        let _ = (tool, ctx, args, invalid);
-        None
+        out: &mut Option<CallResult>,
+    ) -> SyncCall {
+        let _ = (tool, ctx, args, out);
+        SyncCall::Async
     }
 
     /// The run-time source of the group's tools, for a group whose tools are found at run
@@ -98,4 +99,16 @@ impl GroupInfo {
             basic,
         }
     }
+}
+
+/// What [`ToolGroup::call_tool_sync`] did (generated code returns it).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncCall {
+    /// The tool ran; its result is in `out`.
+    Ran,
+    /// The arguments did not parse; the error result for the model is in `out`.
+    Invalid,
+    /// The tool is `async`: nothing was parsed or run.
+    Async,
 }

@@ -56,6 +56,7 @@ pub use toolkit::{ToolCall, ToolDefinition, Toolkit};
 pub mod __private {
     pub use crate::check::{check_group, check_toolkit};
     pub use crate::echo::echo;
+    pub use crate::group::SyncCall;
     pub use crate::output::{
         OutputProbe, ViaIntoCallResult, ViaJsonSchema, ViaNoSchema, ViaSerialize,
     };

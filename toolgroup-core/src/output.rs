@@ -2,7 +2,7 @@
 //! content blocks, a whole [`CallResult`]), else structured content for any `Serialize` value.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::marker::PhantomData;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -28,30 +28,35 @@ pub trait IntoCallResult {
 }
 
 impl IntoCallResult for CallResult {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         self
     }
 }
 
 impl IntoCallResult for String {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         CallResult::text(self)
     }
 }
 
 impl IntoCallResult for &str {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         CallResult::text(self)
     }
 }
 
 impl IntoCallResult for Cow<'_, str> {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         CallResult::text(self)
     }
 }
 
 impl IntoCallResult for () {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         CallResult::empty()
     }
@@ -76,32 +81,47 @@ impl IntoCallResult for Vec<Content> {
 /// Chooses, at compile time, how a tool's output becomes its result and whether it has an
 /// output schema (autoref specialisation: the receiver with more `&` is tried first, so a
 /// type that is [`IntoCallResult`] is taken as is, and only other types are serialised).
-pub struct OutputProbe<T>(Cell<Option<T>>);
+///
+/// The probe holds no value, only its type: the value is passed to the chosen conversion
+/// by value. (Held in the probe, in a `Cell`, it was copied in and out of it on every call.)
+pub struct OutputProbe<T>(PhantomData<fn() -> T>);
 
 impl<T> OutputProbe<T> {
-    /// A probe holding `value` (or none, for the schema choice).
-    pub const fn new(value: Option<T>) -> Self {
-        OutputProbe(Cell::new(value))
+    /// A probe for outputs of type `T`.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        OutputProbe(PhantomData)
     }
 
-    fn take(&self) -> T {
-        self.0
-            .take()
-            .expect("generated code converts a tool's output once")
+    /// A probe for the type of `value` (which it does not keep).
+    #[inline(always)]
+    pub const fn of(value: &T) -> Self {
+        let _ = value;
+        OutputProbe(PhantomData)
+    }
+}
+
+impl<T> Default for OutputProbe<T> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
 /// Picked for [`IntoCallResult`] outputs.
 pub trait ViaIntoCallResult {
+    /// The output type.
+    type Output;
     /// The result.
-    fn tool_result(&self) -> CallResult;
+    fn tool_result(&self, value: Self::Output) -> CallResult;
     /// No output schema: the result is not structured content.
     fn output_schema(&self) -> Option<Value>;
 }
 
 impl<T: IntoCallResult> ViaIntoCallResult for &&OutputProbe<T> {
-    fn tool_result(&self) -> CallResult {
-        self.take().into_call_result()
+    type Output = T;
+    #[inline(always)]
+    fn tool_result(&self, value: T) -> CallResult {
+        value.into_call_result()
     }
     fn output_schema(&self) -> Option<Value> {
         None
@@ -111,13 +131,17 @@ impl<T: IntoCallResult> ViaIntoCallResult for &&OutputProbe<T> {
 /// Picked for `Serialize` outputs: structured content, with a schema when the type is
 /// `JsonSchema`.
 pub trait ViaSerialize {
+    /// The output type.
+    type Output;
     /// The result.
-    fn tool_result(&self) -> CallResult;
+    fn tool_result(&self, value: Self::Output) -> CallResult;
 }
 
 impl<T: Serialize> ViaSerialize for &OutputProbe<T> {
-    fn tool_result(&self) -> CallResult {
-        CallResult::structured(&self.take())
+    type Output = T;
+    #[inline(always)]
+    fn tool_result(&self, value: T) -> CallResult {
+        CallResult::structured(&value)
     }
 }
 

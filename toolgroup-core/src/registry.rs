@@ -66,9 +66,8 @@ pub trait Registry: Send + Sync + Sized + 'static {
         args: Arguments<'a>,
     ) -> impl Future<Output = Result<CallResult, ArgumentError>> + Send + 'a;
     #[doc(hidden)]
-    /// [`dispatch`](Registry::dispatch) without a future when the tool is a plain `fn` (see
-    /// [`ToolGroup::call_tool_sync`]): `None`, with nothing parsed or run, when it is
-    /// `async`.
+    /// [`dispatch`](Registry::dispatch) without a future when the tool is a plain `fn`, the
+    /// result written to `out` (see [`ToolGroup::call_tool_sync`]).
     ///
     /// # Panics
     ///
@@ -79,8 +78,8 @@ pub trait Registry: Send + Sync + Sized + 'static {
         tool: usize,
         ctx: ToolContext<'a>,
         args: &Arguments<'a>,
-        invalid: &mut bool,
-    ) -> Option<CallResult>;
+        out: &mut Option<CallResult>,
+    ) -> crate::group::SyncCall;
     #[doc(hidden)]
     /// The run-time source of group `group`'s tools (an index into
     /// [`GROUPS`](Registry::GROUPS)), if its tools are found at run time.

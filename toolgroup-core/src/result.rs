@@ -465,6 +465,7 @@ impl CallResult {
     }
 
     /// A successful result of these content blocks.
+    #[inline]
     pub fn new(content: Vec<Content>) -> Self {
         CallResult {
             content,
@@ -501,6 +502,7 @@ impl CallResult {
     }
 
     /// An empty successful result (a tool returning `()`).
+    #[inline]
     pub fn empty() -> Self {
         CallResult::new(Vec::new())
     }

@@ -343,12 +343,18 @@ fn group_impl(
         sync_arms.push(quote! {
             #index => {
                 if !#tool::SYNC {
-                    return #p::None;
+                    return #p::SyncCall::Async;
                 }
                 __toolgroup_args.parse_with::<#tool::Args, _, _>(
-                    __toolgroup_invalid,
-                    |_, __toolgroup_args| #p::Some(#tool::call_sync(#state, __toolgroup_ctx, __toolgroup_args)),
-                    |__toolgroup_invalid, __toolgroup_err| #p::invalid_arguments_sync(#tool::INFO.name, __toolgroup_invalid, __toolgroup_err),
+                    __toolgroup_out,
+                    |__toolgroup_out, __toolgroup_args| {
+                        // `out` is `None` here. Written by `get_or_insert_with`, which drops
+                        // nothing first, the result is built in place; an assignment built it
+                        // in a temporary and copied it.
+                        __toolgroup_out.get_or_insert_with(|| #tool::call_sync(#state, __toolgroup_ctx, __toolgroup_args));
+                        #p::SyncCall::Ran
+                    },
+                    |__toolgroup_out, __toolgroup_err| #p::invalid_arguments_sync(#tool::INFO.name, __toolgroup_out, __toolgroup_err),
                 )
             }
         });
@@ -381,8 +387,8 @@ fn group_impl(
                 __toolgroup_tool: usize,
                 __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
                 __toolgroup_args: &#krate::Arguments<'__toolgroup>,
-                __toolgroup_invalid: &mut bool,
-            ) -> #p::Option<#krate::CallResult> {
+                __toolgroup_out: &mut #p::Option<#krate::CallResult>,
+            ) -> #p::SyncCall {
                 match __toolgroup_tool {
                     #(#sync_arms)*
                     _ => ::core::panic!("toolgroup: tool index out of range (a bug in the caller of `ToolGroup::call_tool_sync`)"),

@@ -728,7 +728,7 @@ fn probe(ty: &Type, p: &TokenStream) -> TokenStream {
     quote!({
         #[allow(unused_imports)]
         use #p::{ViaIntoCallResult as _, ViaJsonSchema as _, ViaNoSchema as _};
-        (&&&#p::OutputProbe::<#ty>::new(#p::None)).output_schema()
+        (&&&#p::OutputProbe::<#ty>::new()).output_schema()
     })
 }
 
@@ -739,7 +739,7 @@ fn conversion(output: &Output, p: &TokenStream, value: TokenStream) -> TokenStre
             let convert = quote!({
                 #[allow(unused_imports)]
                 use #p::{ViaIntoCallResult as _, ViaSerialize as _};
-                (&&&#p::OutputProbe::new(#p::Some(#value))).tool_result()
+                (&&&#p::OutputProbe::of(&#value)).tool_result(#value)
             });
             crate::toolkit::respan(convert, ty.span())
         }

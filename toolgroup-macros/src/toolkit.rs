@@ -162,7 +162,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         .map(|(i, f)| {
             let (ty, ident) = (&f.ty, &f.ident);
             let arm = quote! {
-                #i => <#ty as #krate::ToolGroup>::call_tool_sync(&self.#ident, tool, ctx, args, invalid),
+                #i => <#ty as #krate::ToolGroup>::call_tool_sync(&self.#ident, tool, ctx, args, out),
             };
             respan(arm, syn::spanned::Spanned::span(ty))
         })
@@ -305,8 +305,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 tool: usize,
                 ctx: #krate::ToolContext<'__toolgroup>,
                 args: &#krate::Arguments<'__toolgroup>,
-                invalid: &mut bool,
-            ) -> #p::Option<#krate::CallResult> {
+                out: &mut #p::Option<#krate::CallResult>,
+            ) -> #p::SyncCall {
                 match group {
                     #( #sync_arms )*
                     _ => ::core::panic!("toolgroup: group index out of range (a bug in the caller of `Registry::dispatch_sync`)"),

@@ -30,6 +30,7 @@ use tracing::field::Empty;
 use crate::args::{ArgumentError, Arguments};
 use crate::context::{CallContext, ToolContext};
 use crate::futures::{CatchUnwind, JoinAll, catch_panic};
+use crate::group::SyncCall;
 use crate::middleware::{Inner, ResetState, Run, Target, ToolRequest, ToolService};
 use crate::policy::{BoxFuture, Decision, PolicyRequest};
 use crate::registry::{GroupId, Registry};
@@ -251,12 +252,13 @@ impl<R: Registry> Toolkit<R> {
         let ctx = plain_context::<R>(slot, cx);
         let (group, tool) = (slot.group as usize, slot.tool as usize);
         let registry = &self.core.registry;
-        // The result comes back unwrapped (see `ToolGroup::call_tool_sync`).
-        let mut invalid = false;
-        match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments, &mut invalid)) {
-            Ok(Some(result)) => Some(result),
+        // The result is written to `out`, not returned through the unwind guard (see
+        // `ToolGroup::call_tool_sync`).
+        let mut out = None;
+        match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments, &mut out)) {
+            Ok(SyncCall::Ran | SyncCall::Invalid) => out,
             // An `async` tool: nothing ran.
-            Ok(None) => {
+            Ok(SyncCall::Async) => {
                 *pending = Some(slot);
                 None
             }
@@ -546,14 +548,19 @@ impl<R: Registry> Core<R> {
         let name = slot.info.name;
         // A plain-`fn` tool runs to completion inside one poll: a timer could not interrupt
         // it, so it runs without one.
-        let mut invalid = false;
+        let mut out = None;
         match catch_panic(|| {
             self.registry
-                .dispatch_sync(group, tool, ctx, &arguments, &mut invalid)
+                .dispatch_sync(group, tool, ctx, &arguments, &mut out)
         }) {
-            Ok(Some(result)) if invalid => return ("invalid_arguments", result),
-            Ok(Some(result)) => return finish(name, Ok(Ok(result)), panic_details),
-            Ok(None) => {}
+            Ok(SyncCall::Async) => {}
+            Ok(outcome) => {
+                let result = out.expect("a synchronous call's result");
+                if outcome == SyncCall::Invalid {
+                    return ("invalid_arguments", result);
+                }
+                return finish(name, Ok(Ok(result)), panic_details);
+            }
             Err(panic) => return finish(name, Err(panic), panic_details),
         }
         // Started inside `run_future`, so the tool's future is stored once, in its state.

@@ -81,12 +81,37 @@ impl NameIndex {
         let at = slot(hash(name), self.multiplier, self.shift);
         // `table.len()` is a power of two and `slot` < it: the bounds checks cannot fail.
         let i = self.table[at];
-        if i != EMPTY && self.names[i as usize] == name {
+        if i != EMPTY && same(self.names[i as usize].as_bytes(), name.as_bytes()) {
             Some(i)
         } else {
             None
         }
     }
+}
+
+/// `a == b`, with the usual tool name (4 to 16 bytes) compared in two overlapping words
+/// inline: `==` on slices calls `memcmp`, which cost the cheapest call a few nanoseconds.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if (8..=16).contains(&n) {
+        word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8)
+    } else if (4..8).contains(&n) {
+        word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4)
+    } else {
+        a == b
+    }
+}
+
+/// The `N` bytes of `bytes` from `at`, as one number (`N` is 4 or 8).
+#[inline(always)]
+fn word<const N: usize>(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word[..N].copy_from_slice(&bytes[at..at + N]);
+    u64::from_le_bytes(word)
 }
 
 #[inline]
@@ -120,6 +145,22 @@ mod tests {
                     assert_eq!(index.get(other), None, "{other:?} of {n}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn compares_names_of_every_length_byte_for_byte() {
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n as u8).map(|b| b'a' + b % 26).collect();
+            assert!(super::same(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 1;
+                assert!(!super::same(&a, &b), "{n} bytes, differing at {at}");
+            }
+            let mut longer = a.clone();
+            longer.push(b'a');
+            assert!(!super::same(&a, &longer), "{n}");
         }
     }
 

@@ -58,19 +58,19 @@ pub(crate) fn invalid_arguments(tool: &str, error: &impl std::fmt::Display) -> C
     CallResult::error(format!("`{tool}` was not run: {error}"))
 }
 
-/// [`invalid_arguments`] for generated code's synchronous calls: the result for the model,
-/// with `invalid` set so the toolkit can tell it from the tool's own error (out of line: the
-/// error path stays out of the tool's arm).
+/// [`invalid_arguments`] for generated code's synchronous calls: the result for the model in
+/// `out`, and the outcome that tells it from the tool's own error (out of line: the error
+/// path stays out of the tool's arm).
 #[doc(hidden)]
 #[cold]
 #[inline(never)]
 pub fn invalid_arguments_sync(
     tool: &str,
-    invalid: &mut bool,
+    out: &mut Option<CallResult>,
     error: crate::args::ArgumentError,
-) -> Option<CallResult> {
-    *invalid = true;
-    Some(invalid_arguments(tool, &error))
+) -> crate::group::SyncCall {
+    *out = Some(invalid_arguments(tool, &error));
+    crate::group::SyncCall::Invalid
 }
 
 /// A panic in the tool (or in something it called back, like a progress observer). The

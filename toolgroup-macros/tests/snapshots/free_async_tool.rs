@@ -59,9 +59,7 @@ impl ::toolgroup::Tool for web_search {
                         use ::toolgroup::__private::{
                             ViaIntoCallResult as _, ViaJsonSchema as _, ViaNoSchema as _,
                         };
-                        (&&&::toolgroup::__private::OutputProbe::<
-                            Vec<String>,
-                        >::new(::toolgroup::__private::None))
+                        (&&&::toolgroup::__private::OutputProbe::<Vec<String>>::new())
                             .output_schema()
                     }))
             }
@@ -92,10 +90,8 @@ impl ::toolgroup::Tool for web_search {
                     use ::toolgroup::__private::{
                         ViaIntoCallResult as _, ViaSerialize as _,
                     };
-                    (&&&::toolgroup::__private::OutputProbe::new(
-                        ::toolgroup::__private::Some(__toolgroup_ok),
-                    ))
-                        .tool_result()
+                    (&&&::toolgroup::__private::OutputProbe::of(&__toolgroup_ok))
+                        .tool_result(__toolgroup_ok)
                 }
                 ::toolgroup::__private::Err(__toolgroup_err) => {
                     ::toolgroup::__private::error_output(&__toolgroup_err)

@@ -80,12 +80,12 @@ impl ::toolgroup::ToolGroup for Web {
         __toolgroup_tool: usize,
         __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
         __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
-        __toolgroup_invalid: &mut bool,
-    ) -> ::toolgroup::__private::Option<::toolgroup::CallResult> {
+        __toolgroup_out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
+    ) -> ::toolgroup::__private::SyncCall {
         match __toolgroup_tool {
             0usize => {
                 if !<search as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::None;
+                    return ::toolgroup::__private::SyncCall::Async;
                 }
                 __toolgroup_args
                     .parse_with::<
@@ -93,24 +93,26 @@ impl ::toolgroup::ToolGroup for Web {
                         _,
                         _,
                     >(
-                        __toolgroup_invalid,
-                        |_, __toolgroup_args| ::toolgroup::__private::Some(
-                            <search as ::toolgroup::Tool>::call_sync(
-                                &(),
-                                __toolgroup_ctx,
-                                __toolgroup_args,
-                            ),
-                        ),
-                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                        __toolgroup_out,
+                        |__toolgroup_out, __toolgroup_args| {
+                            __toolgroup_out
+                                .get_or_insert_with(|| <search as ::toolgroup::Tool>::call_sync(
+                                    &(),
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ));
+                            ::toolgroup::__private::SyncCall::Ran
+                        },
+                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
                             <search as ::toolgroup::Tool>::INFO.name,
-                            __toolgroup_invalid,
+                            __toolgroup_out,
                             __toolgroup_err,
                         ),
                     )
             }
             1usize => {
                 if !<pages::fetch as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::None;
+                    return ::toolgroup::__private::SyncCall::Async;
                 }
                 __toolgroup_args
                     .parse_with::<
@@ -118,24 +120,26 @@ impl ::toolgroup::ToolGroup for Web {
                         _,
                         _,
                     >(
-                        __toolgroup_invalid,
-                        |_, __toolgroup_args| ::toolgroup::__private::Some(
-                            <pages::fetch as ::toolgroup::Tool>::call_sync(
-                                &(),
-                                __toolgroup_ctx,
-                                __toolgroup_args,
-                            ),
-                        ),
-                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                        __toolgroup_out,
+                        |__toolgroup_out, __toolgroup_args| {
+                            __toolgroup_out
+                                .get_or_insert_with(|| <pages::fetch as ::toolgroup::Tool>::call_sync(
+                                    &(),
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ));
+                            ::toolgroup::__private::SyncCall::Ran
+                        },
+                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
                             <pages::fetch as ::toolgroup::Tool>::INFO.name,
-                            __toolgroup_invalid,
+                            __toolgroup_out,
                             __toolgroup_err,
                         ),
                     )
             }
             2usize => {
                 if !<write as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::None;
+                    return ::toolgroup::__private::SyncCall::Async;
                 }
                 __toolgroup_args
                     .parse_with::<
@@ -143,17 +147,19 @@ impl ::toolgroup::ToolGroup for Web {
                         _,
                         _,
                     >(
-                        __toolgroup_invalid,
-                        |_, __toolgroup_args| ::toolgroup::__private::Some(
-                            <write as ::toolgroup::Tool>::call_sync(
-                                &(),
-                                __toolgroup_ctx,
-                                __toolgroup_args,
-                            ),
-                        ),
-                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                        __toolgroup_out,
+                        |__toolgroup_out, __toolgroup_args| {
+                            __toolgroup_out
+                                .get_or_insert_with(|| <write as ::toolgroup::Tool>::call_sync(
+                                    &(),
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ));
+                            ::toolgroup::__private::SyncCall::Ran
+                        },
+                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
                             <write as ::toolgroup::Tool>::INFO.name,
-                            __toolgroup_invalid,
+                            __toolgroup_out,
                             __toolgroup_err,
                         ),
                     )

@@ -48,9 +48,7 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
                         use ::toolgroup::__private::{
                             ViaIntoCallResult as _, ViaJsonSchema as _, ViaNoSchema as _,
                         };
-                        (&&&::toolgroup::__private::OutputProbe::<
-                            String,
-                        >::new(::toolgroup::__private::None))
+                        (&&&::toolgroup::__private::OutputProbe::<String>::new())
                             .output_schema()
                     }))
             }
@@ -77,10 +75,8 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
             {
                 #[allow(unused_imports)]
                 use ::toolgroup::__private::{ViaIntoCallResult as _, ViaSerialize as _};
-                (&&&::toolgroup::__private::OutputProbe::new(
-                    ::toolgroup::__private::Some(__toolgroup_value),
-                ))
-                    .tool_result()
+                (&&&::toolgroup::__private::OutputProbe::of(&__toolgroup_value))
+                    .tool_result(__toolgroup_value)
             }
         }
     }
@@ -135,12 +131,12 @@ impl ::toolgroup::ToolGroup for Database {
         __toolgroup_tool: usize,
         __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
         __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
-        __toolgroup_invalid: &mut bool,
-    ) -> ::toolgroup::__private::Option<::toolgroup::CallResult> {
+        __toolgroup_out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
+    ) -> ::toolgroup::__private::SyncCall {
         match __toolgroup_tool {
             0usize => {
                 if !<__toolgroup_Database_db_query as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::None;
+                    return ::toolgroup::__private::SyncCall::Async;
                 }
                 __toolgroup_args
                     .parse_with::<
@@ -148,18 +144,20 @@ impl ::toolgroup::ToolGroup for Database {
                         _,
                         _,
                     >(
-                        __toolgroup_invalid,
-                        |_, __toolgroup_args| ::toolgroup::__private::Some(
-                            <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync(
-                                self,
-                                __toolgroup_ctx,
-                                __toolgroup_args,
-                            ),
-                        ),
-                        |__toolgroup_invalid, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
+                        __toolgroup_out,
+                        |__toolgroup_out, __toolgroup_args| {
+                            __toolgroup_out
+                                .get_or_insert_with(|| <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync(
+                                    self,
+                                    __toolgroup_ctx,
+                                    __toolgroup_args,
+                                ));
+                            ::toolgroup::__private::SyncCall::Ran
+                        },
+                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
                             <__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO
                                 .name,
-                            __toolgroup_invalid,
+                            __toolgroup_out,
                             __toolgroup_err,
                         ),
                     )

@@ -151,8 +151,8 @@ impl ::toolgroup::Registry for Agent {
         tool: usize,
         ctx: ::toolgroup::ToolContext<'__toolgroup>,
         args: &::toolgroup::Arguments<'__toolgroup>,
-        invalid: &mut bool,
-    ) -> ::toolgroup::__private::Option<::toolgroup::CallResult> {
+        out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
+    ) -> ::toolgroup::__private::SyncCall {
         match group {
             0usize => {
                 <Notes as ::toolgroup::ToolGroup>::call_tool_sync(
@@ -160,7 +160,7 @@ impl ::toolgroup::Registry for Agent {
                     tool,
                     ctx,
                     args,
-                    invalid,
+                    out,
                 )
             }
             1usize => {
@@ -169,7 +169,7 @@ impl ::toolgroup::Registry for Agent {
                     tool,
                     ctx,
                     args,
-                    invalid,
+                    out,
                 )
             }
             _ => {
