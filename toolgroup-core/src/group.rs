@@ -56,7 +56,7 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     fn call_tool_sync<'a>(
         &'a self,
         tool: usize,
-        ctx: ToolContext<'a>,
+        ctx: &ToolContext<'a>,
         args: &Arguments<'a>,
         out: &mut Option<CallResult>,
     ) -> SyncCall {

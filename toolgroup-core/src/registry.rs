@@ -76,7 +76,7 @@ pub trait Registry: Send + Sync + Sized + 'static {
         &'a self,
         group: usize,
         tool: usize,
-        ctx: ToolContext<'a>,
+        ctx: &ToolContext<'a>,
         args: &Arguments<'a>,
         out: &mut Option<CallResult>,
     ) -> crate::group::SyncCall;

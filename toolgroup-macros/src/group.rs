@@ -351,7 +351,7 @@ fn group_impl(
                         // `out` is `None` here. Written by `get_or_insert_with`, which drops
                         // nothing first, the result is built in place; an assignment built it
                         // in a temporary and copied it.
-                        __toolgroup_out.get_or_insert_with(|| #tool::call_sync(#state, __toolgroup_ctx, __toolgroup_args));
+                        __toolgroup_out.get_or_insert_with(|| #tool::call_sync(#state, *__toolgroup_ctx, __toolgroup_args));
                         #p::SyncCall::Ran
                     },
                     |__toolgroup_out, __toolgroup_err| #p::invalid_arguments_sync(#tool::INFO.name, __toolgroup_out, __toolgroup_err),
@@ -385,7 +385,7 @@ fn group_impl(
             fn call_tool_sync<'__toolgroup>(
                 &'__toolgroup self,
                 __toolgroup_tool: usize,
-                __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
+                __toolgroup_ctx: &#krate::ToolContext<'__toolgroup>,
                 __toolgroup_args: &#krate::Arguments<'__toolgroup>,
                 __toolgroup_out: &mut #p::Option<#krate::CallResult>,
             ) -> #p::SyncCall {

@@ -303,7 +303,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 &'__toolgroup self,
                 group: usize,
                 tool: usize,
-                ctx: #krate::ToolContext<'__toolgroup>,
+                ctx: &#krate::ToolContext<'__toolgroup>,
                 args: &#krate::Arguments<'__toolgroup>,
                 out: &mut #p::Option<#krate::CallResult>,
             ) -> #p::SyncCall {

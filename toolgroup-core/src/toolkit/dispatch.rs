@@ -255,7 +255,7 @@ impl<R: Registry> Toolkit<R> {
         // The result is written to `out`, not returned through the unwind guard (see
         // `ToolGroup::call_tool_sync`).
         let mut out = None;
-        match catch_panic(|| registry.dispatch_sync(group, tool, ctx, arguments, &mut out)) {
+        match catch_panic(|| registry.dispatch_sync(group, tool, &ctx, arguments, &mut out)) {
             Ok(SyncCall::Ran | SyncCall::Invalid) => out,
             // An `async` tool: nothing ran.
             Ok(SyncCall::Async) => {
@@ -551,7 +551,7 @@ impl<R: Registry> Core<R> {
         let mut out = None;
         match catch_panic(|| {
             self.registry
-                .dispatch_sync(group, tool, ctx, &arguments, &mut out)
+                .dispatch_sync(group, tool, &ctx, &arguments, &mut out)
         }) {
             Ok(SyncCall::Async) => {}
             Ok(outcome) => {

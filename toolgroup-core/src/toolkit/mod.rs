@@ -117,6 +117,7 @@ pub(crate) struct Core<R: Registry> {
 }
 
 impl<R: Registry> Core<R> {
+    #[inline]
     pub(crate) fn slot(&self, name: &str) -> Option<&Slot> {
         self.lookup(name).map(|(_, slot)| slot)
     }

@@ -78,7 +78,7 @@ impl ::toolgroup::ToolGroup for Web {
     fn call_tool_sync<'__toolgroup>(
         &'__toolgroup self,
         __toolgroup_tool: usize,
-        __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        __toolgroup_ctx: &::toolgroup::ToolContext<'__toolgroup>,
         __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
         __toolgroup_out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
     ) -> ::toolgroup::__private::SyncCall {
@@ -98,7 +98,7 @@ impl ::toolgroup::ToolGroup for Web {
                             __toolgroup_out
                                 .get_or_insert_with(|| <search as ::toolgroup::Tool>::call_sync(
                                     &(),
-                                    __toolgroup_ctx,
+                                    *__toolgroup_ctx,
                                     __toolgroup_args,
                                 ));
                             ::toolgroup::__private::SyncCall::Ran
@@ -125,7 +125,7 @@ impl ::toolgroup::ToolGroup for Web {
                             __toolgroup_out
                                 .get_or_insert_with(|| <pages::fetch as ::toolgroup::Tool>::call_sync(
                                     &(),
-                                    __toolgroup_ctx,
+                                    *__toolgroup_ctx,
                                     __toolgroup_args,
                                 ));
                             ::toolgroup::__private::SyncCall::Ran
@@ -152,7 +152,7 @@ impl ::toolgroup::ToolGroup for Web {
                             __toolgroup_out
                                 .get_or_insert_with(|| <write as ::toolgroup::Tool>::call_sync(
                                     &(),
-                                    __toolgroup_ctx,
+                                    *__toolgroup_ctx,
                                     __toolgroup_args,
                                 ));
                             ::toolgroup::__private::SyncCall::Ran

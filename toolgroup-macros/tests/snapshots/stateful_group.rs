@@ -129,7 +129,7 @@ impl ::toolgroup::ToolGroup for Database {
     fn call_tool_sync<'__toolgroup>(
         &'__toolgroup self,
         __toolgroup_tool: usize,
-        __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        __toolgroup_ctx: &::toolgroup::ToolContext<'__toolgroup>,
         __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
         __toolgroup_out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
     ) -> ::toolgroup::__private::SyncCall {
@@ -149,7 +149,7 @@ impl ::toolgroup::ToolGroup for Database {
                             __toolgroup_out
                                 .get_or_insert_with(|| <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync(
                                     self,
-                                    __toolgroup_ctx,
+                                    *__toolgroup_ctx,
                                     __toolgroup_args,
                                 ));
                             ::toolgroup::__private::SyncCall::Ran

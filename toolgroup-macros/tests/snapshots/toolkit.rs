@@ -149,7 +149,7 @@ impl ::toolgroup::Registry for Agent {
         &'__toolgroup self,
         group: usize,
         tool: usize,
-        ctx: ::toolgroup::ToolContext<'__toolgroup>,
+        ctx: &::toolgroup::ToolContext<'__toolgroup>,
         args: &::toolgroup::Arguments<'__toolgroup>,
         out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
     ) -> ::toolgroup::__private::SyncCall {
