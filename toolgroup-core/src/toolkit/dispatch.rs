@@ -5,17 +5,18 @@
 //! timeout, no progress observer, no cancellation token) takes the fast path. For a plain
 //! `fn` tool, the call future's first poll runs it outright: [`Toolkit::call`] returns a
 //! small hand-written future (`Call`) that reads the call's parts in place, the generated
-//! `match` parses the arguments straight into the tool and hands its result back unwrapped,
-//! and one unwind guard catches panics. An `async` tool without options runs in an unboxed
+//! `match` parses the arguments straight into the tool and writes its result into a slot of
+//! the caller's (so the result does not travel back through the unwind guard), and one unwind
+//! guard catches panics. An `async` tool without options runs in an unboxed
 //! `async` continuation; everything else in a boxed future, so the fast path pays nothing for
 //! features it does not use.
 //!
 //! Why it is shaped like this: sampled with `perf`, the cheapest calls spent their extra time
 //! not on instructions but on copies of memory written a moment before (an `async fn` moving
 //! its parameters into its state, `Result` and `Option` layers around the 64-byte result, a
-//! re-wrapped parse result), each of which stalls the processor's store forwarding. The
-//! layout above copies the result once or twice instead of six times. BENCHMARKS.md has the
-//! numbers.
+//! re-wrapped parse result, the tool's value held in a `Cell` on its way to conversion),
+//! each of which stalls the processor's store forwarding. The layout above copies the result
+//! once instead of six times. BENCHMARKS.md has the numbers.
 
 use std::future::{Future, poll_fn};
 use std::pin::pin;
