@@ -55,7 +55,43 @@ fn echo(ctx: &ToolContext<'_>, value: u64) -> String {
     format!("{}:{value}", ctx.call_id().unwrap_or("-"))
 }
 
-#[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, nap, long_nap, echo, tick])]
+/// A number whose parsing panics on 13: a hand-written `Deserialize` with a bug.
+#[derive(schemars::JsonSchema)]
+struct Unlucky(u64);
+
+impl<'de> serde::Deserialize<'de> for Unlucky {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = u64::deserialize(d)?;
+        assert!(n != 13, "unlucky number");
+        Ok(Unlucky(n))
+    }
+}
+
+/// A result whose serialisation panics: a hand-written `Serialize` with a bug.
+struct Unserialisable;
+
+impl serde::Serialize for Unserialisable {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        panic!("cannot serialise")
+    }
+}
+
+/// Echo a number (its parsing panics on 13).
+#[tool]
+fn unlucky(
+    /// The number.
+    value: Unlucky,
+) -> String {
+    value.0.to_string()
+}
+
+/// Return a value whose serialisation panics.
+#[tool]
+fn unserialisable() -> Unserialisable {
+    Unserialisable
+}
+
+#[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, nap, long_nap, echo, tick, unlucky, unserialisable])]
 struct Risky;
 
 #[toolkit]
@@ -238,6 +274,39 @@ async fn a_panic_is_caught_and_the_toolkit_keeps_working() {
         r.text_joined(),
         "`explode` failed: the tool panicked (boom: test); the session is unchanged"
     );
+}
+
+#[tokio::test]
+async fn a_panic_while_parsing_the_arguments_or_converting_the_result_is_caught() {
+    // Both run inside the tool's unwind guard: on the fast path (no options) and on the
+    // full path (a policy puts the call there).
+    let policed = lab().with_policy(|_: &PolicyRequest<'_>| Decision::Allow);
+    for (kit, path) in [(lab(), "fast"), (policed, "full")] {
+        let mut s = kit.session();
+        s.activate(LabGroup::Risky);
+        let r = kit.call(&mut s, "unlucky", r#"{"value": 13}"#).await;
+        assert!(r.is_error, "{path}");
+        assert_eq!(
+            r.text_joined(),
+            "`unlucky` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged",
+            "{path}"
+        );
+        let r = kit.call(&mut s, "unserialisable", "{}").await;
+        assert!(r.is_error, "{path}");
+        assert_eq!(
+            r.text_joined(),
+            "`unserialisable` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged",
+            "{path}"
+        );
+        // Nothing is left half-done: the same tool works for other input, the session as it was.
+        let r = kit.call(&mut s, "unlucky", r#"{"value": 12}"#).await;
+        assert_eq!(
+            (r.is_error, r.text_joined().as_str()),
+            (false, "12"),
+            "{path}"
+        );
+        assert!(s.is_active(LabGroup::Risky), "{path}");
+    }
 }
 
 #[tokio::test]
