@@ -71,7 +71,7 @@ impl<R: Registry> Toolkit<R> {
             id: None,
             context: None,
         };
-        Call::new(self, session, name, arguments.into(), cx)
+        self.dispatch(session, name, arguments.into(), cx)
     }
 
     /// [`call`](Self::call) with the caller's [`CallContext`]: the call id, per-call data for
@@ -87,7 +87,7 @@ impl<R: Registry> Toolkit<R> {
             id: context.id(),
             context: Some(context),
         };
-        Call::new(self, session, name, arguments.into(), cx)
+        self.dispatch(session, name, arguments.into(), cx)
     }
 
     /// Run one assistant turn's calls. Calls run concurrently, except that a `reset_tools`
@@ -172,20 +172,17 @@ impl<R: Registry> Toolkit<R> {
         }
     }
 
-    async fn dispatch(
-        &self,
-        session: &mut Session<R>,
-        name: &str,
-        arguments: Arguments<'_>,
-        cx: Cx<'_>,
-    ) -> CallResult {
-        let span = call_span(name);
-        let mut pending = None;
-        if let Some(result) = self.fast(session, name, &arguments, &cx, &span, &mut pending) {
-            return result;
-        }
-        self.dispatch_in(session, name, arguments, cx, span, pending)
-            .await
+    /// Every call, single or in a batch: the [`Call`] future, whose first poll tries the
+    /// fast path.
+    #[inline]
+    fn dispatch<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        name: &'a str,
+        arguments: Arguments<'a>,
+        cx: Cx<'a>,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        Call::new(self, session, name, arguments, cx)
     }
 
     /// A call that [`fast`](Self::fast) did not finish: the `async` tool it found (`slot`)
@@ -555,12 +552,11 @@ impl<R: Registry> Core<R> {
                 .dispatch_sync(group, tool, &ctx, &arguments, &mut out)
         }) {
             Ok(SyncCall::Async) => {}
-            Ok(outcome) => {
-                let result = out.expect("a synchronous call's result");
-                if outcome == SyncCall::Invalid {
-                    return ("invalid_arguments", result);
-                }
-                return finish(name, Ok(Ok(result)), panic_details);
+            Ok(SyncCall::Invalid) => {
+                return ("invalid_arguments", out.expect("the error result"));
+            }
+            Ok(SyncCall::Ran) => {
+                return finish(name, Ok(Ok(out.expect("the tool's result"))), panic_details);
             }
             Err(panic) => return finish(name, Err(panic), panic_details),
         }
