@@ -136,12 +136,12 @@ impl<'a> Arguments<'a> {
     }
 
     /// [`parse`](Self::parse) in continuation style: `ok` gets the parsed value, `err` the
-    /// problem, each with `state`. Generated code calls this: the value goes from
+    /// problem, each with `state`. The synchronous call uses it
+    /// ([`Tool::call_sync_into`](crate::Tool::call_sync_into)): the value goes from
     /// `serde_json` straight to the tool, where `parse`'s `Result` would copy it once more on
     /// the way.
-    #[doc(hidden)]
     #[inline(always)]
-    pub fn parse_with<T: DeserializeOwned, S, R>(
+    pub(crate) fn parse_with<T: DeserializeOwned, S, R>(
         &self,
         state: S,
         ok: impl FnOnce(S, T) -> R,

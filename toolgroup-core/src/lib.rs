@@ -65,7 +65,6 @@ pub mod __private {
     pub use crate::schema::schema_for;
     pub use crate::suggest::did_you_mean;
     pub use crate::tool::{SchemaCell, build_schemas};
-    pub use crate::toolkit::messages::invalid_arguments_sync;
     pub use schemars;
     pub use serde;
     pub use serde_json;

@@ -8,9 +8,12 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::args::Arguments;
 use crate::context::ToolContext;
+use crate::group::SyncCall;
 use crate::result::CallResult;
 use crate::schema;
+use crate::toolkit::messages::invalid_arguments_sync;
 
 /// MCP tool annotations: hints a client may show or use; never a security guarantee.
 ///
@@ -121,6 +124,34 @@ pub trait Tool: Send + Sync + 'static {
             "tool `{}` is async: it has no synchronous entry point (a bug in its caller)",
             Self::INFO.name
         ))
+    }
+
+    /// One arm of a generated [`ToolGroup::call_tool_sync`](crate::ToolGroup::call_tool_sync):
+    /// for a plain-`fn` tool, parse the arguments straight into it and run it, writing the
+    /// result (or the invalid-arguments error) to `out`, which is `None`. Generated code does
+    /// not override it.
+    ///
+    /// `out` is filled by `get_or_insert_with`, which drops nothing first, so the result is
+    /// built in place; an assignment built it in a temporary and copied it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn call_sync_into(
+        state: &Self::State,
+        ctx: &ToolContext<'_>,
+        args: &Arguments<'_>,
+        out: &mut Option<CallResult>,
+    ) -> SyncCall {
+        if !Self::SYNC {
+            return SyncCall::Async;
+        }
+        args.parse_with::<Self::Args, _, _>(
+            out,
+            |out, args| {
+                out.get_or_insert_with(|| Self::call_sync(state, *ctx, args));
+                SyncCall::Ran
+            },
+            |out, error| invalid_arguments_sync(Self::INFO.name, out, error),
+        )
     }
 }
 

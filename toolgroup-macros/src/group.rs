@@ -339,24 +339,9 @@ fn group_impl(
                 #p::Ok(#tool::call(#state, __toolgroup_ctx, __toolgroup_args).await)
             }
         });
-        // `SYNC` is a constant: each arm compiles to one of its branches.
+        // `SYNC` is a constant: each arm compiles to one branch of `call_sync_into`.
         sync_arms.push(quote! {
-            #index => {
-                if !#tool::SYNC {
-                    return #p::SyncCall::Async;
-                }
-                __toolgroup_args.parse_with::<#tool::Args, _, _>(
-                    __toolgroup_out,
-                    |__toolgroup_out, __toolgroup_args| {
-                        // `out` is `None` here. Written by `get_or_insert_with`, which drops
-                        // nothing first, the result is built in place; an assignment built it
-                        // in a temporary and copied it.
-                        __toolgroup_out.get_or_insert_with(|| #tool::call_sync(#state, *__toolgroup_ctx, __toolgroup_args));
-                        #p::SyncCall::Ran
-                    },
-                    |__toolgroup_out, __toolgroup_err| #p::invalid_arguments_sync(#tool::INFO.name, __toolgroup_out, __toolgroup_err),
-                )
-            }
+            #index => #tool::call_sync_into(#state, __toolgroup_ctx, __toolgroup_args, __toolgroup_out),
         });
         infos.push(quote!(&#tool::INFO));
     }

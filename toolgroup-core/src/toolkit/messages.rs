@@ -58,13 +58,12 @@ pub(crate) fn invalid_arguments(tool: &str, error: &impl std::fmt::Display) -> C
     CallResult::error(format!("`{tool}` was not run: {error}"))
 }
 
-/// [`invalid_arguments`] for generated code's synchronous calls: the result for the model in
-/// `out`, and the outcome that tells it from the tool's own error (out of line: the error
-/// path stays out of the tool's arm).
-#[doc(hidden)]
+/// [`invalid_arguments`] for the synchronous calls: the result for the model in `out`, and the
+/// outcome that tells it from the tool's own error (out of line: the error path stays out of
+/// the tool's arm).
 #[cold]
 #[inline(never)]
-pub fn invalid_arguments_sync(
+pub(crate) fn invalid_arguments_sync(
     tool: &str,
     out: &mut Option<CallResult>,
     error: crate::args::ArgumentError,

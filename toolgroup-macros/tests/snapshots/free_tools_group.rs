@@ -84,85 +84,28 @@ impl ::toolgroup::ToolGroup for Web {
     ) -> ::toolgroup::__private::SyncCall {
         match __toolgroup_tool {
             0usize => {
-                if !<search as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::SyncCall::Async;
-                }
-                __toolgroup_args
-                    .parse_with::<
-                        <search as ::toolgroup::Tool>::Args,
-                        _,
-                        _,
-                    >(
-                        __toolgroup_out,
-                        |__toolgroup_out, __toolgroup_args| {
-                            __toolgroup_out
-                                .get_or_insert_with(|| <search as ::toolgroup::Tool>::call_sync(
-                                    &(),
-                                    *__toolgroup_ctx,
-                                    __toolgroup_args,
-                                ));
-                            ::toolgroup::__private::SyncCall::Ran
-                        },
-                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
-                            <search as ::toolgroup::Tool>::INFO.name,
-                            __toolgroup_out,
-                            __toolgroup_err,
-                        ),
-                    )
+                <search as ::toolgroup::Tool>::call_sync_into(
+                    &(),
+                    __toolgroup_ctx,
+                    __toolgroup_args,
+                    __toolgroup_out,
+                )
             }
             1usize => {
-                if !<pages::fetch as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::SyncCall::Async;
-                }
-                __toolgroup_args
-                    .parse_with::<
-                        <pages::fetch as ::toolgroup::Tool>::Args,
-                        _,
-                        _,
-                    >(
-                        __toolgroup_out,
-                        |__toolgroup_out, __toolgroup_args| {
-                            __toolgroup_out
-                                .get_or_insert_with(|| <pages::fetch as ::toolgroup::Tool>::call_sync(
-                                    &(),
-                                    *__toolgroup_ctx,
-                                    __toolgroup_args,
-                                ));
-                            ::toolgroup::__private::SyncCall::Ran
-                        },
-                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
-                            <pages::fetch as ::toolgroup::Tool>::INFO.name,
-                            __toolgroup_out,
-                            __toolgroup_err,
-                        ),
-                    )
+                <pages::fetch as ::toolgroup::Tool>::call_sync_into(
+                    &(),
+                    __toolgroup_ctx,
+                    __toolgroup_args,
+                    __toolgroup_out,
+                )
             }
             2usize => {
-                if !<write as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::SyncCall::Async;
-                }
-                __toolgroup_args
-                    .parse_with::<
-                        <write as ::toolgroup::Tool>::Args,
-                        _,
-                        _,
-                    >(
-                        __toolgroup_out,
-                        |__toolgroup_out, __toolgroup_args| {
-                            __toolgroup_out
-                                .get_or_insert_with(|| <write as ::toolgroup::Tool>::call_sync(
-                                    &(),
-                                    *__toolgroup_ctx,
-                                    __toolgroup_args,
-                                ));
-                            ::toolgroup::__private::SyncCall::Ran
-                        },
-                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
-                            <write as ::toolgroup::Tool>::INFO.name,
-                            __toolgroup_out,
-                            __toolgroup_err,
-                        ),
-                    )
+                <write as ::toolgroup::Tool>::call_sync_into(
+                    &(),
+                    __toolgroup_ctx,
+                    __toolgroup_args,
+                    __toolgroup_out,
+                )
             }
             _ => {
                 ::core::panic!(

@@ -135,32 +135,12 @@ impl ::toolgroup::ToolGroup for Database {
     ) -> ::toolgroup::__private::SyncCall {
         match __toolgroup_tool {
             0usize => {
-                if !<__toolgroup_Database_db_query as ::toolgroup::Tool>::SYNC {
-                    return ::toolgroup::__private::SyncCall::Async;
-                }
-                __toolgroup_args
-                    .parse_with::<
-                        <__toolgroup_Database_db_query as ::toolgroup::Tool>::Args,
-                        _,
-                        _,
-                    >(
-                        __toolgroup_out,
-                        |__toolgroup_out, __toolgroup_args| {
-                            __toolgroup_out
-                                .get_or_insert_with(|| <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync(
-                                    self,
-                                    *__toolgroup_ctx,
-                                    __toolgroup_args,
-                                ));
-                            ::toolgroup::__private::SyncCall::Ran
-                        },
-                        |__toolgroup_out, __toolgroup_err| ::toolgroup::__private::invalid_arguments_sync(
-                            <__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO
-                                .name,
-                            __toolgroup_out,
-                            __toolgroup_err,
-                        ),
-                    )
+                <__toolgroup_Database_db_query as ::toolgroup::Tool>::call_sync_into(
+                    self,
+                    __toolgroup_ctx,
+                    __toolgroup_args,
+                    __toolgroup_out,
+                )
             }
             _ => {
                 ::core::panic!(
