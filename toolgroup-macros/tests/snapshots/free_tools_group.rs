@@ -74,7 +74,6 @@ impl ::toolgroup::ToolGroup for Web {
             }
         }
     }
-    #[inline]
     fn call_tool_sync<'__toolgroup>(
         &'__toolgroup self,
         __toolgroup_tool: usize,
