@@ -131,8 +131,12 @@ pub trait Tool: Send + Sync + 'static {
     /// result (or the invalid-arguments error) to `out`, which is `None`. Generated code does
     /// not override it.
     ///
-    /// `out` is filled by `get_or_insert_with`, which drops nothing first, so the result is
-    /// built in place; an assignment built it in a temporary and copied it.
+    /// `out` is `None` on entry (the caller's contract). It is filled by `Option::replace`,
+    /// and the old `None` forgotten rather than dropped: an assignment (`get_or_insert_with`
+    /// assigns too) first calls the result's drop glue on the old value, an out-of-line call
+    /// on every call, and LLVM then built the result in a temporary and copied it. Forgotten,
+    /// the result is written in place. (A `Some` passed in by mistake would be leaked, never
+    /// dropped twice.)
     #[doc(hidden)]
     #[inline(always)]
     fn call_sync_into(
@@ -147,7 +151,8 @@ pub trait Tool: Send + Sync + 'static {
         args.parse_with::<Self::Args, _, _>(
             out,
             |out, args| {
-                out.get_or_insert_with(|| Self::call_sync(state, *ctx, args));
+                debug_assert!(out.is_none(), "the result slot is empty");
+                std::mem::forget(out.replace(Self::call_sync(state, *ctx, args)));
                 SyncCall::Ran
             },
             |out, error| invalid_arguments_sync(Self::INFO.name, out, error),

@@ -238,13 +238,14 @@ impl<R: Registry> Toolkit<R> {
         if !(span.is_disabled() && self.policy.is_none() && self.pipeline.is_none() && cx.plain()) {
             return;
         }
-        if self.is_reset(name) {
-            *out = Some(self.core.reset(session, *arguments).1);
-            return;
-        }
-        // Unknown here: perhaps found at run time; the full path looks those up and words
-        // the error.
+        // The tools first: no tool is called `reset_tools` (a compile error), and a tool
+        // call then skips comparing its name with it.
         let Some(slot) = self.core.slot(name) else {
+            if self.is_reset(name) {
+                *out = Some(self.core.reset(session, *arguments).1);
+            }
+            // Otherwise unknown here: perhaps found at run time; the full path looks those
+            // up and words the error.
             return;
         };
         if let Some(switch) = slot.switch
