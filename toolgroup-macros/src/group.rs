@@ -340,11 +340,6 @@ fn group_impl(
             }
         });
         // `SYNC` is a constant: each arm compiles to one branch of `call_sync_into`.
-        // `call_tool_sync` is deliberately not `#[inline]`: compiled where it is written,
-        // in the user's crate beside the tools, LLVM can inline a tool function into its arm;
-        // marked `#[inline]`, it was compiled into the crate that calls the toolkit, from
-        // where a tool of another crate cannot be inlined (the benchmarks' cheap call, whose
-        // tools are in a library, measured 1.14x -> 1.12x the hand-written one, paired).
         sync_arms.push(quote! {
             #index => #tool::call_sync_into(#state, __toolgroup_ctx, __toolgroup_args, __toolgroup_out),
         });
@@ -371,6 +366,7 @@ fn group_impl(
                 }
             }
 
+            #[inline]
             fn call_tool_sync<'__toolgroup>(
                 &'__toolgroup self,
                 __toolgroup_tool: usize,

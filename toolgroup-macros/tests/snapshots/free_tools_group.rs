@@ -74,6 +74,7 @@ impl ::toolgroup::ToolGroup for Web {
             }
         }
     }
+    #[inline]
     fn call_tool_sync<'__toolgroup>(
         &'__toolgroup self,
         __toolgroup_tool: usize,

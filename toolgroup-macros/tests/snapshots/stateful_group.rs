@@ -125,6 +125,7 @@ impl ::toolgroup::ToolGroup for Database {
             }
         }
     }
+    #[inline]
     fn call_tool_sync<'__toolgroup>(
         &'__toolgroup self,
         __toolgroup_tool: usize,
