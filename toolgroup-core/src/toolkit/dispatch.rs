@@ -635,7 +635,7 @@ async fn run_future<F: Future<Output = Result<CallResult, ArgumentError>>>(
 /// the call future's `poll` with this: a read of the one-byte field made LLVM split the
 /// 64-byte result around it and copy the seven bytes of padding after it as two overlapping
 /// 4-byte moves, each copy of which then waited on the last (a failed store forward). The
-/// cheap call measured 4-5 ns faster without that read (A/B, five runs each).
+/// cheap call measured about 3 ns faster without that read (stand-alone A/B, five runs each).
 #[inline]
 fn result_of(
     name: &'static str,
