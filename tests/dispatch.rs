@@ -19,6 +19,16 @@ fn explode(
     panic!("boom: {reason}")
 }
 
+/// Panic on purpose, after yielding once (an `async` tool without options).
+#[tool]
+async fn explode_later(
+    /// Why.
+    reason: String,
+) -> String {
+    tokio::task::yield_now().await;
+    panic!("boom later: {reason}")
+}
+
 /// Sleep for a while.
 #[tool(timeout = "50ms")]
 async fn nap(
@@ -91,7 +101,7 @@ fn unserialisable() -> Unserialisable {
     Unserialisable
 }
 
-#[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, nap, long_nap, echo, tick, unlucky, unserialisable])]
+#[tool_group(name = "risky", description = "Tools that misbehave.", tools = [explode, explode_later, nap, long_nap, echo, tick, unlucky, unserialisable])]
 struct Risky;
 
 #[toolkit]
@@ -307,6 +317,30 @@ async fn a_panic_while_parsing_the_arguments_or_converting_the_result_is_caught(
         );
         assert!(s.is_active(LabGroup::Risky), "{path}");
     }
+}
+
+#[tokio::test]
+async fn an_async_tools_bad_arguments_and_panic_are_error_results_without_options() {
+    // No policy, layer or timeout: the call runs in the unboxed `async` continuation.
+    let (kit, mut s) = active_lab();
+    let r = kit.call(&mut s, "long_nap", r#"{"ms": "soon"}"#).await;
+    assert!(r.is_error);
+    assert_eq!(
+        r.text_joined(),
+        "`long_nap` was not run: invalid argument `ms`: expected a non-negative integer, got a string"
+    );
+    let r = kit
+        .call(&mut s, "explode_later", r#"{"reason": "test"}"#)
+        .await;
+    assert!(r.is_error);
+    assert_eq!(
+        r.text_joined(),
+        "`explode_later` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged"
+    );
+    // The toolkit and the session keep working.
+    let r = kit.call(&mut s, "long_nap", r#"{"ms": 1}"#).await;
+    assert_eq!((r.is_error, r.text_joined().as_str()), (false, "rested"));
+    assert!(s.is_active(LabGroup::Risky));
 }
 
 #[tokio::test]
