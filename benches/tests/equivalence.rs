@@ -71,6 +71,36 @@ fn cheap_call_sides_agree() {
 }
 
 #[test]
+fn cheap_sides_agree_on_every_tool() {
+    let rt = runtime();
+    let (kit, mut session) = ours_cheap_setup();
+    let names: Vec<&'static str> = kit
+        .definitions(&session)
+        .map(|d| d.name)
+        .filter(|&n| n != "reset_tools")
+        .collect();
+    assert_eq!(names.len(), 20, "{names:?}");
+    for name in names {
+        let arguments = if name == "forecast" {
+            r#"{"city":"Oslo","days":5,"metric":false}"#
+        } else {
+            r#"{"x":42}"#
+        };
+        let ours = rt.block_on(kit.call(&mut session, name, arguments));
+        assert!(!ours.is_error, "{name}: {}", ours.text_joined());
+        assert_eq!(ours, baseline_cheap_call(name, arguments), "{name}");
+        // The same arguments with an unknown field.
+        let bad = format!("{},\"y\":1}}", &arguments[..arguments.len() - 1]);
+        let bad = bad.as_str();
+        assert!(
+            rt.block_on(kit.call(&mut session, name, bad)).is_error,
+            "{name}"
+        );
+        assert!(baseline_cheap_call(name, bad).is_error, "{name}");
+    }
+}
+
+#[test]
 fn call_sides_refuse_unknown_fields() {
     let rt = runtime();
     let bad = r#"{"a": 1, "b": 2, "label": "x", "c": 3}"#;
