@@ -127,6 +127,20 @@ fn active_lab() -> (Toolkit<Lab>, Session<Lab>) {
     (kit, s)
 }
 
+/// What the model reads when a tool panics and the toolkit hides the details (the default).
+fn hidden_panic(tool: &str) -> String {
+    format!(
+        "`{tool}` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged"
+    )
+}
+
+/// `r` is an error result whose text is exactly `expected`.
+#[track_caller]
+fn assert_error(r: &CallResult, expected: &str) {
+    assert!(r.is_error, "not an error: {}", r.text_joined());
+    assert_eq!(r.text_joined(), expected);
+}
+
 #[tokio::test]
 async fn a_call_does_nothing_until_polled() {
     use std::sync::atomic::Ordering;
@@ -267,12 +281,8 @@ async fn the_tools_own_error_is_its_display() {
 async fn a_panic_is_caught_and_the_toolkit_keeps_working() {
     let (kit, mut s) = active_lab();
     let r = kit.call(&mut s, "explode", r#"{"reason": "test"}"#).await;
-    assert!(r.is_error);
     // The panic's message may carry internals: by default the model does not see it.
-    assert_eq!(
-        r.text_joined(),
-        "`explode` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged"
-    );
+    assert_error(&r, &hidden_panic("explode"));
     assert!(s.is_active(LabGroup::Risky));
     let r = kit.call(&mut s, "echo", r#"{"value": 3}"#).await;
     assert_eq!(r.text_joined(), "-:3");
@@ -296,18 +306,10 @@ async fn a_panic_while_parsing_the_arguments_or_converting_the_result_is_caught(
         s.activate(LabGroup::Risky);
         let r = kit.call(&mut s, "unlucky", r#"{"value": 13}"#).await;
         assert!(r.is_error, "{path}");
-        assert_eq!(
-            r.text_joined(),
-            "`unlucky` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged",
-            "{path}"
-        );
+        assert_eq!(r.text_joined(), hidden_panic("unlucky"), "{path}");
         let r = kit.call(&mut s, "unserialisable", "{}").await;
         assert!(r.is_error, "{path}");
-        assert_eq!(
-            r.text_joined(),
-            "`unserialisable` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged",
-            "{path}"
-        );
+        assert_eq!(r.text_joined(), hidden_panic("unserialisable"), "{path}");
         // Nothing is left half-done: the same tool works for other input, the session as it was.
         let r = kit.call(&mut s, "unlucky", r#"{"value": 12}"#).await;
         assert_eq!(
@@ -324,19 +326,14 @@ async fn an_async_tools_bad_arguments_and_panic_are_error_results_without_option
     // No policy, layer or timeout: the call runs in the unboxed `async` continuation.
     let (kit, mut s) = active_lab();
     let r = kit.call(&mut s, "long_nap", r#"{"ms": "soon"}"#).await;
-    assert!(r.is_error);
-    assert_eq!(
-        r.text_joined(),
-        "`long_nap` was not run: invalid argument `ms`: expected a non-negative integer, got a string"
+    assert_error(
+        &r,
+        "`long_nap` was not run: invalid argument `ms`: expected a non-negative integer, got a string",
     );
     let r = kit
         .call(&mut s, "explode_later", r#"{"reason": "test"}"#)
         .await;
-    assert!(r.is_error);
-    assert_eq!(
-        r.text_joined(),
-        "`explode_later` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged"
-    );
+    assert_error(&r, &hidden_panic("explode_later"));
     // The toolkit and the session keep working.
     let r = kit.call(&mut s, "long_nap", r#"{"ms": 1}"#).await;
     assert_eq!((r.is_error, r.text_joined().as_str()), (false, "rested"));
