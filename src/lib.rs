@@ -275,7 +275,11 @@ pub use toolgroup_core::*;
 /// Turn a function into a tool.
 ///
 /// On a free `fn` or `async fn`, and on `&self` methods inside a
-/// [`#[tool_group]`](macro@tool_group) impl block. The function stays callable as written.
+/// [`#[tool_group]`](macro@tool_group) impl block. The function stays callable as written,
+/// except that a plain `fn` without an `inline` attribute of its own gets `#[inline]`: the
+/// toolkit's dispatch is compiled in the crate that calls it, and the hint lets it inline a
+/// small tool defined in another crate, as a hand-written `match` beside the tool would.
+/// Write `#[inline(never)]` on the function to keep it out of line.
 ///
 /// | Argument | Meaning |
 /// |---|---|

@@ -76,11 +76,20 @@ fn count_terms(#[args] q: Query) -> usize {
     }
 }
 
+/// Shout (a plain `fn` with its own `inline` attribute, which `#[tool]` keeps: it adds
+/// `#[inline]` only to a function without one, so this compiles without a conflict).
+#[tool]
+#[inline(never)]
+fn shout(text: String) -> String {
+    text.to_uppercase()
+}
+
 #[test]
 fn the_function_stays_callable() {
     assert_eq!(add(2, 3), 5);
     assert_eq!(ping(), "pong");
     forget();
+    assert_eq!(shout("a".to_owned()), "A");
 }
 
 #[test]
@@ -203,7 +212,7 @@ async fn typed_calls() {
 #[tool_group(
     name = "every_tool",
     description = "Every tool of this file.",
-    tools = [web_search, add, ping, forget, whoami, count_terms, pair]
+    tools = [web_search, add, ping, forget, whoami, count_terms, pair, shout]
 )]
 struct EveryTool;
 
@@ -237,6 +246,8 @@ async fn json_calls() {
     assert_eq!(r.text_joined(), "hi from whoami (call-1)");
     let r = erased::<count_terms>(r#"{"terms": ["a", "b"], "all": true}"#.into()).await;
     assert_eq!(r.structured_content, Some(json!(2)));
+    let r = erased::<shout>(r#"{"text": "hi"}"#.into()).await;
+    assert_eq!((r.text_joined().as_str(), r.is_error), ("HI", false));
 }
 
 #[tokio::test]

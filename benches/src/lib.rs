@@ -103,7 +103,12 @@ pub fn baseline_call(arguments: &str) -> CallResult {
 
 // --- The cheap-tool case: a short `String` result, three scalar arguments, 20 tools ---
 
-/// The body of the cheap tool: a short text, no serialisation.
+/// The body of the cheap tool: a short text, no serialisation. Shared by both sides, and
+/// `#[inline]` so that it is to each side what a body written in the tool itself would be:
+/// the hand-written `match`, in this crate, inlines it anyway; the toolkit's dispatch is
+/// instantiated in the crate that calls it (the benchmark's), which can inline the `#[tool]`
+/// function (`#[tool]` marks it `#[inline]`) but not a private helper without the hint.
+#[inline]
 fn forecast_body(city: String, days: u8, metric: bool) -> String {
     let mut text = city;
     text.push_str(match (metric, days > 3) {
@@ -115,6 +120,8 @@ fn forecast_body(city: String, days: u8, metric: bool) -> String {
     text
 }
 
+/// The filler tools' body, `#[inline]` for the same reason as [`forecast_body`].
+#[inline]
 fn filler_body(x: u8) -> String {
     x.to_string()
 }

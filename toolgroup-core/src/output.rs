@@ -63,6 +63,7 @@ impl IntoCallResult for () {
 }
 
 impl IntoCallResult for Content {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         let mut result = CallResult::empty();
         result.content.push(self);
@@ -71,6 +72,7 @@ impl IntoCallResult for Content {
 }
 
 impl IntoCallResult for Vec<Content> {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         let mut result = CallResult::empty();
         result.content = self;

@@ -536,6 +536,7 @@ impl CallResult {
 
 /// A tool returning an [`Image`] answers with that one image block.
 impl IntoCallResult for Image {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         CallResult::new(vec![self.into()])
     }
@@ -543,6 +544,7 @@ impl IntoCallResult for Image {
 
 /// A tool returning [`Audio`] answers with that one audio block.
 impl IntoCallResult for Audio {
+    #[inline]
     fn into_call_result(self) -> CallResult {
         CallResult::new(vec![self.into()])
     }

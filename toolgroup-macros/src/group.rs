@@ -149,6 +149,7 @@ fn expand_impl(args: GroupArgs, mut imp: ItemImpl, mut errors: Errors, site: u64
         if let Some(model) =
             tool::analyze(&mut f.sig, &f.attrs, &f.vis, tool_args, owner, &mut errors)
         {
+            tool::inline_sync(&f.sig, &mut f.attrs);
             if let Some(first) = models.iter().find(|m| m.name == model.name) {
                 let _ = first;
                 errors.at(

@@ -46,6 +46,27 @@ fn free_async_tool() {
 }
 
 #[test]
+fn free_sync_tool() {
+    check(
+        "free_sync_tool",
+        crate::tool::expand(
+            quote!(idempotent),
+            quote! {
+                /// Forecast the weather.
+                pub fn forecast(
+                    /// The city.
+                    city: String,
+                    days: u8,
+                ) -> String {
+                    city
+                }
+            },
+            4,
+        ),
+    );
+}
+
+#[test]
 fn stateful_group() {
     check(
         "stateful_group",
@@ -61,6 +82,12 @@ fn stateful_group() {
                     #[tool]
                     async fn db_query(&self, sql: String) -> String {
                         sql
+                    }
+                    /// Count the rows (a plain `fn` keeps its own `inline` attribute).
+                    #[tool]
+                    #[inline(never)]
+                    fn db_count(&self, table: String) -> u64 {
+                        table.len() as u64
                     }
                     fn helper(&self) {}
                 }

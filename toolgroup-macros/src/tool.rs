@@ -86,12 +86,28 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream, site: u64) -> TokenSt
     );
     match (errors.finish(), model) {
         (Ok(()), Some(model)) => {
+            inline_sync(&func.sig, &mut func.attrs);
             let generated = generate(&model, Owner::Free);
             let doc_macro = doc_macro(&model, site);
             quote!(#func #generated #doc_macro)
         }
         (Err(e), _) => with_errors(func, e),
         (Ok(()), None) => unreachable!("analyze reports why it made no model"),
+    }
+}
+
+/// Marks a plain-`fn` tool `#[inline]`, unless it has an `inline` attribute of its own.
+///
+/// The generated dispatch (`call_tool_sync` and the toolkit's `match`) is instantiated where
+/// the toolkit is called, often another crate than the one defining the tools (an agent
+/// binary, an MCP server over a library of tools). There a function without `#[inline]`
+/// cannot be inlined into its dispatch arm, which a hand-written `match` beside the tools
+/// can do: measured on the benchmarks' cheap call, the hint takes 14 instructions and about
+/// 2% off each call. It is only a hint: LLVM still decides by size, and a large tool stays
+/// a call. `async` tools are left alone (their body is a future the arm does not inline).
+pub(crate) fn inline_sync(sig: &Signature, attrs: &mut Vec<Attribute>) {
+    if sig.asyncness.is_none() && !attrs.iter().any(|a| a.path().is_ident("inline")) {
+        attrs.push(syn::parse_quote!(#[inline]));
     }
 }
 
