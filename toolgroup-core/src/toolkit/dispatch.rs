@@ -257,12 +257,15 @@ impl<R: Registry> Toolkit<R> {
         if slot.info.timeout.is_some() || self.default_timeout.is_some() {
             return;
         }
-        let ctx = plain_context::<R>(slot, cx);
         let (group, tool) = (slot.group as usize, slot.tool as usize);
         let registry = &self.core.registry;
         // The result is written to `out`, not returned through the unwind guard (see
-        // `ToolGroup::call_tool_sync`).
-        match catch_panic(|| registry.dispatch_sync(group, tool, &ctx, arguments, out)) {
+        // `ToolGroup::call_tool_sync`). The context is built inside the guard, beside the
+        // generated arms: for a tool that takes none, its stores are then dead code.
+        match catch_panic(|| {
+            let ctx = plain_context::<R>(slot, cx);
+            registry.dispatch_sync(group, tool, &ctx, arguments, out)
+        }) {
             Ok(SyncCall::Ran | SyncCall::Invalid) => {}
             // An `async` tool: nothing ran.
             Ok(SyncCall::Async) => *pending = Some(slot),
