@@ -103,7 +103,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream, site: u64) -> TokenSt
 /// binary, an MCP server over a library of tools). There a function without `#[inline]`
 /// cannot be inlined into its dispatch arm, which a hand-written `match` beside the tools
 /// can do: measured on the benchmarks' cheap call, the hint takes 14 instructions and about
-/// 2% off each call. It is only a hint: LLVM still decides by size, and a large tool stays
+/// 5% of the time off each call (paired rounds, 1.16-1.18x -> 1.11-1.13x the hand-written
+/// `match`), the real call having moved the tool's argument and result through memory.
+/// It is only a hint: LLVM still decides by size, and a large tool stays
 /// a call. `async` tools are left alone (their body is a future the arm does not inline).
 pub(crate) fn inline_sync(sig: &Signature, attrs: &mut Vec<Attribute>) {
     if sig.asyncness.is_none() && !attrs.iter().any(|a| a.path().is_ident("inline")) {
