@@ -84,12 +84,20 @@ fn shout(text: String) -> String {
     text.to_uppercase()
 }
 
+/// Whisper (its own `inline` under `cfg_attr`, which `#[tool]` also keeps as the only one).
+#[tool]
+#[cfg_attr(all(), inline(never))]
+fn whisper(text: String) -> String {
+    text.to_lowercase()
+}
+
 #[test]
 fn the_function_stays_callable() {
     assert_eq!(add(2, 3), 5);
     assert_eq!(ping(), "pong");
     forget();
     assert_eq!(shout("a".to_owned()), "A");
+    assert_eq!(whisper("A".to_owned()), "a");
 }
 
 #[test]
@@ -212,7 +220,7 @@ async fn typed_calls() {
 #[tool_group(
     name = "every_tool",
     description = "Every tool of this file.",
-    tools = [web_search, add, ping, forget, whoami, count_terms, pair, shout]
+    tools = [web_search, add, ping, forget, whoami, count_terms, pair, shout, whisper]
 )]
 struct EveryTool;
 
@@ -248,6 +256,8 @@ async fn json_calls() {
     assert_eq!(r.structured_content, Some(json!(2)));
     let r = erased::<shout>(r#"{"text": "hi"}"#.into()).await;
     assert_eq!((r.text_joined().as_str(), r.is_error), ("HI", false));
+    let r = erased::<whisper>(r#"{"text": "HI"}"#.into()).await;
+    assert_eq!((r.text_joined().as_str(), r.is_error), ("hi", false));
 }
 
 #[tokio::test]

@@ -368,9 +368,10 @@ fn group_impl(
             }
 
             // `#[inline]`: compiled in the crate that calls the toolkit, beside the call
-            // future. Compiled beside the tools instead (so LLVM could inline a tool function
-            // into its arm), the cheap call gained 2-3 ns but the structured call lost ~20 ns
-            // (0.99x -> 1.10x a hand-written dispatcher, BENCHMARKS.md).
+            // future. Compiled beside the tools instead, the cheap call gained 2-3 ns but the
+            // structured call lost ~20 ns (0.99x -> 1.10x a hand-written dispatcher,
+            // BENCHMARKS.md). A plain-`fn` tool still inlines into its arm from here: `#[tool]`
+            // marks it `#[inline]`.
             #[inline]
             fn call_tool_sync<'__toolgroup>(
                 &'__toolgroup self,

@@ -132,3 +132,34 @@ fn toolkit() {
         ),
     );
 }
+
+/// `#[tool]` adds `#[inline]` to a plain `fn` without one, and nothing beside an `inline` of
+/// the function's own, plain or under `cfg_attr` (a second one would be a warning).
+#[test]
+fn inline_is_added_once() {
+    let inlines = |own: TokenStream| {
+        let expanded = crate::tool::expand(
+            quote!(),
+            quote! {
+                /// Echo.
+                #own
+                fn echo(text: String) -> String {
+                    text
+                }
+            },
+            5,
+        );
+        let file: syn::File = syn::parse2(expanded).expect("the expansion parses");
+        let syn::Item::Fn(f) = &file.items[0] else {
+            panic!("the function comes first")
+        };
+        f.attrs
+            .iter()
+            .filter(|a| quote!(#a).to_string().contains("inline"))
+            .count()
+    };
+    assert_eq!(inlines(quote!()), 1);
+    assert_eq!(inlines(quote!(#[inline(never)])), 1);
+    assert_eq!(inlines(quote!(#[cfg_attr(all(), inline(never))])), 1);
+    assert_eq!(inlines(quote!(#[cfg_attr(test, inline)])), 1);
+}

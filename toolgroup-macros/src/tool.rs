@@ -107,10 +107,26 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream, site: u64) -> TokenSt
 /// `match`), the real call having moved the tool's argument and result through memory.
 /// It is only a hint: LLVM still decides by size, and a large tool stays
 /// a call. `async` tools are left alone (their body is a future the arm does not inline).
+/// An `inline` under `cfg_attr` counts as the function's own too: a second one would be a
+/// duplicate-attribute warning whenever the condition holds.
 pub(crate) fn inline_sync(sig: &Signature, attrs: &mut Vec<Attribute>) {
-    if sig.asyncness.is_none() && !attrs.iter().any(|a| a.path().is_ident("inline")) {
+    if sig.asyncness.is_none() && !attrs.iter().any(names_inline) {
         attrs.push(syn::parse_quote!(#[inline]));
     }
+}
+
+/// `#[inline...]`, or a `#[cfg_attr(..)]` with an `inline` among its attributes.
+fn names_inline(attr: &Attribute) -> bool {
+    if attr.path().is_ident("inline") {
+        return true;
+    }
+    attr.path().is_ident("cfg_attr")
+        && attr.meta.require_list().is_ok_and(|list| {
+            list.tokens
+                .clone()
+                .into_iter()
+                .any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == "inline"))
+        })
 }
 
 /// Parse and check a tool function; strips the parameter attributes it consumes from `sig`.
