@@ -10,6 +10,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::result::CallResult;
+
 /// Tool arguments: the raw JSON text a provider sends, or an already parsed value.
 #[derive(Debug, Clone, Copy)]
 pub enum Arguments<'a> {
@@ -356,4 +358,9 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_owned(),
     }
+}
+
+/// The error result of arguments that do not parse: the tool did not run.
+pub(crate) fn invalid_arguments(tool: &str, error: &impl std::fmt::Display) -> CallResult {
+    CallResult::error(format!("`{tool}` was not run: {error}"))
 }

@@ -20,10 +20,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::group::GroupInfo;
+use crate::meta::{GroupInfo, ToolAnnotations, ToolDefinition, ToolInfo};
 use crate::registry::Registry;
-use crate::tool::{ToolAnnotations, ToolInfo};
-use crate::toolkit::{ToolDefinition, Toolkit};
+use crate::toolkit::Toolkit;
 
 /// A toolkit's catalog; made by [`Toolkit::catalog`].
 ///
@@ -80,7 +79,7 @@ impl<'a, R: Registry> Catalog<'a, R> {
             for tool in group.tools {
                 tool_section(&mut out, &ToolFacts::of_info(tool), "###");
             }
-            for def in self.found_tools(group) {
+            for def in self.dynamic_tools_of(group) {
                 tool_section(&mut out, &ToolFacts::of_definition(def), "###");
             }
         }
@@ -129,17 +128,17 @@ impl<'a, R: Registry> Catalog<'a, R> {
             .toolkit
             .groups()
             .iter()
-            .map(|group| group_value(group, self.found_tools(group)))
+            .map(|group| group_value(group, self.dynamic_tools_of(group)))
             .collect();
         root.insert("groups".to_owned(), Value::Array(groups));
         Value::Object(root)
     }
 
     /// The shown tools of `group` found at run time (see [`dynamic`](crate::dynamic)).
-    fn found_tools(&self, group: &GroupInfo) -> impl Iterator<Item = &'static ToolDefinition> {
+    fn dynamic_tools_of(&self, group: &GroupInfo) -> impl Iterator<Item = &'static ToolDefinition> {
         let name = group.name;
         self.toolkit
-            .found_definitions()
+            .dynamic_definitions()
             .filter(move |def| def.group == Some(name))
     }
 

@@ -4,7 +4,8 @@
 //! `const _: () = check_toolkit(&[...]);` over the groups' associated constants. A panic in
 //! these `const fn`s is a compile error whose message names the clash.
 
-use crate::group::GroupInfo;
+use crate::meta::{GroupInfo, ToolInfo};
+use crate::reset::RESET_TOOLS;
 
 const MSG_CAP: usize = 480;
 
@@ -57,13 +58,6 @@ pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     }
     true
 }
-
-/// The name of the generated meta tool; no tool may use it.
-///
-/// The runtime's one definition. `toolgroup-macros` checks names while expanding (to point at
-/// the user's token) with its own copy, since a proc-macro crate cannot depend on the runtime;
-/// its messages are worded like the ones here, and `tests/ui` covers both.
-pub(crate) const RESET_TOOLS: &str = "reset_tools";
 
 /// The name of the always-active group; no group may use it.
 pub(crate) const BASIC: &str = "basic";
@@ -152,7 +146,7 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
 
 /// Checks one group's tools for duplicate names (groups listing free functions by path).
 /// Reserved names are checked once, by [`check_toolkit`].
-pub const fn check_group(group: &str, tools: &[&crate::tool::ToolInfo]) {
+pub const fn check_group(group: &str, tools: &[&ToolInfo]) {
     let mut t = 0;
     while t < tools.len() {
         let mut u = 0;

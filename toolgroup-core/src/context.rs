@@ -27,7 +27,6 @@ pub use http::Extensions;
 pub use tokio_util::sync::CancellationToken;
 
 use crate::result::{CallResult, Content};
-use crate::tool::Tool;
 
 /// Observes progress reports and partial output while a call runs.
 pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
@@ -228,17 +227,6 @@ impl<'a> ToolContext<'a> {
             progress,
             cancel,
         }
-    }
-
-    /// A context for calling `T` directly, outside a toolkit (tests, typed calls): no call id,
-    /// no per-call data, no observer, never cancelled.
-    pub fn detached<T: Tool>() -> Self {
-        ToolContext::new(T::INFO.name, "", None, None, None, None)
-    }
-
-    /// A detached context carrying per-call data (for unit tests of tools that read some).
-    pub fn detached_with<T: Tool>(extensions: &'a Extensions) -> Self {
-        ToolContext::new(T::INFO.name, "", None, Some(extensions), None, None)
     }
 
     /// The tool being called.

@@ -1,4 +1,5 @@
-//! Two small future combinators, so the runtime does not pull in `futures-util` for them.
+//! The boxed future every trait object of the runtime returns, and two small combinators, so
+//! the runtime does not pull in `futures-util` for them.
 
 use std::any::Any;
 use std::future::Future;
@@ -6,7 +7,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::policy::BoxFuture;
+/// A boxed, `Send` future: what [`Policy`](crate::policy::Policy),
+/// [`Approver`](crate::policy::Approver) and the other trait objects of the runtime return, so
+/// they can be stored as trait objects. Write `Box::pin(async move { ... })`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Polls a pinned future, turning a panic during a poll into `Err(message)`.
 pub(crate) struct CatchUnwind<'a, F> {

@@ -4,8 +4,10 @@ use std::future::Future;
 
 use crate::args::{ArgumentError, Arguments};
 use crate::context::ToolContext;
+use crate::dynamic::source::DynamicTools;
+use crate::meta::{GroupInfo, ToolInfo};
 use crate::result::CallResult;
-use crate::tool::ToolInfo;
+use crate::tool::SyncCall;
 
 /// A tool group: what `#[tool_group]` implements for an impl block or a unit struct.
 #[diagnostic::on_unimplemented(
@@ -68,24 +70,9 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     /// time (its [`TOOL_INFOS`](Self::TOOL_INFOS) is then empty). `None` for every group of
     /// Rust functions.
     #[doc(hidden)]
-    fn dynamic_tools(&self) -> Option<&dyn crate::dynamic::DynamicTools> {
+    fn dynamic_tools(&self) -> Option<&dyn DynamicTools> {
         None
     }
-}
-
-/// Static facts about one group of a toolkit.
-#[derive(Debug, Clone, Copy)]
-pub struct GroupInfo {
-    /// The group's name.
-    pub name: &'static str,
-    /// The group's description.
-    pub description: &'static str,
-    /// Instructions for the model, given when the group becomes active.
-    pub instructions: Option<&'static str>,
-    /// The group's tools, in source order.
-    pub tools: &'static [&'static ToolInfo],
-    /// Whether the group is part of the always-active `basic` group.
-    pub basic: bool,
 }
 
 impl GroupInfo {
@@ -99,16 +86,4 @@ impl GroupInfo {
             basic,
         }
     }
-}
-
-/// What [`ToolGroup::call_tool_sync`] did (generated code returns it).
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SyncCall {
-    /// The tool ran; its result is in `out`.
-    Ran,
-    /// The arguments did not parse; the error result for the model is in `out`.
-    Invalid,
-    /// The tool is `async`: nothing was parsed or run.
-    Async,
 }

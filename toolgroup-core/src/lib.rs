@@ -22,6 +22,7 @@ pub mod dynamic;
 mod echo;
 mod futures;
 mod group;
+mod meta;
 pub mod middleware;
 mod output;
 mod policy;
@@ -41,22 +42,23 @@ pub use context::{
     CallContext, CancellationToken, Extension, Extensions, Progress, ProgressEvent, ProgressFn,
     ToolContext,
 };
-pub use group::{GroupInfo, ToolGroup};
+pub use futures::BoxFuture;
+pub use group::ToolGroup;
+pub use meta::{GroupInfo, ToolAnnotations, ToolDefinition, ToolInfo, ToolSchemas};
 pub use output::IntoCallResult;
-pub use policy::{Approver, BoxFuture, Decision, Policy, PolicyRequest, RequireApproval};
+pub use policy::{Approver, Decision, Policy, PolicyRequest, RequireApproval};
 pub use registry::{GroupId, Registry, UnknownGroup};
 pub use reset::{RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
 pub use result::{Annotations, Audio, CallResult, Content, Image, ResourceContents, Role};
 pub use session::{RestoreError, Session};
-pub use tool::{Tool, ToolAnnotations, ToolInfo, ToolSchemas};
-pub use toolkit::{ToolCall, ToolDefinition, Toolkit};
+pub use tool::Tool;
+pub use toolkit::{ToolCall, Toolkit};
 
 /// Items used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::{check_group, check_toolkit};
     pub use crate::echo::echo;
-    pub use crate::group::SyncCall;
     pub use crate::output::{
         OutputProbe, ViaIntoCallResult, ViaJsonSchema, ViaNoSchema, ViaSerialize,
     };
@@ -64,6 +66,7 @@ pub mod __private {
     pub use crate::result::CallResult;
     pub use crate::schema::schema_for;
     pub use crate::suggest::did_you_mean;
+    pub use crate::tool::SyncCall;
     pub use crate::tool::{SchemaCell, build_schemas};
     pub use schemars;
     pub use serde;
@@ -82,7 +85,8 @@ pub mod __private {
     };
 
     use crate::context::{Extension, ToolContext};
-    use crate::group::{GroupInfo, ToolGroup};
+    use crate::group::ToolGroup;
+    use crate::meta::GroupInfo;
     use crate::registry::{GroupId, UnknownGroup};
 
     /// The facts of group `G`, in a toolkit (`basic`: always on).

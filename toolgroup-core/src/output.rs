@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::result::{CallResult, Content};
+use crate::result::{Audio, CallResult, Content, Image};
 use crate::schema::schema_for;
 
 /// A value a tool can return as its result, as is (not as structured JSON).
@@ -77,6 +77,22 @@ impl IntoCallResult for Vec<Content> {
         let mut result = CallResult::empty();
         result.content = self;
         result
+    }
+}
+
+/// A tool returning an [`Image`] answers with that one image block.
+impl IntoCallResult for Image {
+    #[inline]
+    fn into_call_result(self) -> CallResult {
+        CallResult::new(vec![self.into()])
+    }
+}
+
+/// A tool returning [`Audio`] answers with that one audio block.
+impl IntoCallResult for Audio {
+    #[inline]
+    fn into_call_result(self) -> CallResult {
+        CallResult::new(vec![self.into()])
     }
 }
 

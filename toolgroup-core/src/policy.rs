@@ -8,17 +8,13 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
+
+use crate::futures::BoxFuture;
 
 use crate::args::Arguments;
 use crate::context::Extensions;
-use crate::tool::ToolAnnotations;
-
-/// A boxed, `Send` future: what [`Policy`] and [`Approver`] return, so they can be stored as
-/// trait objects. Write `Box::pin(async move { ... })`.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use crate::meta::ToolAnnotations;
 
 /// What a policy sees of a call.
 #[derive(Debug, Clone, Copy)]

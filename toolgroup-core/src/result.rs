@@ -7,8 +7,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::output::IntoCallResult;
-
 /// Who a content block is meant for (MCP `Role`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -531,22 +529,6 @@ impl CallResult {
             }
         }
         out
-    }
-}
-
-/// A tool returning an [`Image`] answers with that one image block.
-impl IntoCallResult for Image {
-    #[inline]
-    fn into_call_result(self) -> CallResult {
-        CallResult::new(vec![self.into()])
-    }
-}
-
-/// A tool returning [`Audio`] answers with that one audio block.
-impl IntoCallResult for Audio {
-    #[inline]
-    fn into_call_result(self) -> CallResult {
-        CallResult::new(vec![self.into()])
     }
 }
 

@@ -2,87 +2,17 @@
 
 use std::future::Future;
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::args::Arguments;
-use crate::context::ToolContext;
-use crate::group::SyncCall;
+use crate::args::{ArgumentError, invalid_arguments};
+use crate::context::{Extensions, ToolContext};
+use crate::meta::{ToolInfo, ToolSchemas};
 use crate::result::CallResult;
 use crate::schema;
-use crate::toolkit::messages::invalid_arguments_sync;
-
-/// MCP tool annotations: hints a client may show or use; never a security guarantee.
-///
-/// `None` means "not stated" (MCP then assumes its defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct ToolAnnotations {
-    /// The tool does not modify its environment (MCP `readOnlyHint`).
-    pub read_only: Option<bool>,
-    /// The tool may perform destructive updates (MCP `destructiveHint`).
-    pub destructive: Option<bool>,
-    /// Calling the tool twice with the same arguments has no further effect (MCP `idempotentHint`).
-    pub idempotent: Option<bool>,
-    /// The tool interacts with an open world of external entities (MCP `openWorldHint`).
-    pub open_world: Option<bool>,
-}
-
-impl ToolAnnotations {
-    /// No hint stated.
-    pub const NONE: ToolAnnotations = ToolAnnotations {
-        read_only: None,
-        destructive: None,
-        idempotent: None,
-        open_world: None,
-    };
-
-    /// Whether any hint is stated.
-    pub const fn is_empty(&self) -> bool {
-        self.read_only.is_none()
-            && self.destructive.is_none()
-            && self.idempotent.is_none()
-            && self.open_world.is_none()
-    }
-}
-
-/// The JSON schemas of a tool, built once per process.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolSchemas {
-    /// The arguments' schema (JSON Schema 2020-12, root `$schema` and `title` removed).
-    pub input: Value,
-    /// The output's schema, when the tool returns a structured value whose type is `JsonSchema`.
-    pub output: Option<Value>,
-}
-
-/// Static facts about a tool: everything but the call.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolInfo {
-    /// The name the model calls the tool by.
-    pub name: &'static str,
-    /// What the tool does, for the model.
-    pub description: &'static str,
-    /// Hints for clients (MCP annotations).
-    pub annotations: ToolAnnotations,
-    /// A per-tool timeout; `None` uses the toolkit's default.
-    pub timeout: Option<Duration>,
-    /// Returns the schemas; generated code builds them on first use and caches them.
-    pub schemas: fn() -> &'static ToolSchemas,
-}
-
-impl ToolInfo {
-    /// The arguments' JSON schema (built once per process).
-    pub fn input_schema(&self) -> &'static Value {
-        &(self.schemas)().input
-    }
-
-    /// The output's JSON schema, if the tool has one.
-    pub fn output_schema(&self) -> Option<&'static Value> {
-        (self.schemas)().output.as_ref()
-    }
-}
 
 /// A tool: what `#[tool]` generates for a function.
 ///
@@ -160,6 +90,20 @@ pub trait Tool: Send + Sync + 'static {
     }
 }
 
+/// Contexts for calling a tool directly: they name the tool, so they live with [`Tool`].
+impl<'a> ToolContext<'a> {
+    /// A context for calling `T` directly, outside a toolkit (tests, typed calls): no call id,
+    /// no per-call data, no observer, never cancelled.
+    pub fn detached<T: Tool>() -> Self {
+        ToolContext::new(T::INFO.name, "", None, None, None, None)
+    }
+
+    /// A detached context carrying per-call data (for unit tests of tools that read some).
+    pub fn detached_with<T: Tool>(extensions: &'a Extensions) -> Self {
+        ToolContext::new(T::INFO.name, "", None, Some(extensions), None, None)
+    }
+}
+
 /// Build a tool's schemas; generated code calls this once and caches the result.
 ///
 /// The input schema's root `description` is dropped: it is the arguments struct's doc
@@ -174,3 +118,30 @@ pub fn build_schemas<A: JsonSchema>(output: Option<Value>) -> ToolSchemas {
 
 /// A process-wide cache cell for a tool's schemas (one `static` per generated tool).
 pub type SchemaCell = OnceLock<ToolSchemas>;
+
+/// What [`Tool::call_sync_into`] and [`ToolGroup::call_tool_sync`](crate::ToolGroup::call_tool_sync)
+/// did (generated code returns it).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncCall {
+    /// The tool ran; its result is in `out`.
+    Ran,
+    /// The arguments did not parse; the error result for the model is in `out`.
+    Invalid,
+    /// The tool is `async`: nothing was parsed or run.
+    Async,
+}
+
+/// [`invalid_arguments`] for the synchronous calls: the result for the model in `out`, and the
+/// outcome that tells it from the tool's own error (out of line: the error path stays out of
+/// the tool's arm).
+#[cold]
+#[inline(never)]
+fn invalid_arguments_sync(
+    tool: &str,
+    out: &mut Option<CallResult>,
+    error: ArgumentError,
+) -> SyncCall {
+    *out = Some(invalid_arguments(tool, &error));
+    SyncCall::Invalid
+}

@@ -10,8 +10,9 @@ use super::decode::{At, DecodeError, MissingCallId, call};
 use super::format::{Definition, Encoded, Format, Strictness, call_id};
 use super::schema::strict::{Stats, count};
 use super::schema::{NotStrict, anthropic_strict, loose, object_root};
+use crate::meta::ToolDefinition;
 use crate::result::{CallResult, Content, ResourceContents, base64_encode};
-use crate::toolkit::{ToolCall, ToolDefinition};
+use crate::toolkit::ToolCall;
 
 const NAME: &str = "Anthropic";
 

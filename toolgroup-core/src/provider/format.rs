@@ -8,8 +8,9 @@ use serde_json::Value;
 
 use super::decode::{DecodeError, MissingCallId};
 use super::schema::NotStrict;
+use crate::meta::ToolDefinition;
 use crate::result::CallResult;
-use crate::toolkit::{ToolCall, ToolDefinition};
+use crate::toolkit::ToolCall;
 
 /// Whether a rendered tool is strict.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,8 +11,9 @@ use super::content::{
 use super::decode::{At, DecodeError, MissingCallId, call};
 use super::format::{AllowMode, Definition, Encoded, Envelope, Format};
 use super::schema::{gemini_json_schema, gemini_legacy_schema, has_no_parameters, object_root};
+use crate::meta::ToolDefinition;
 use crate::result::{CallResult, Content, ResourceContents, base64_encode};
-use crate::toolkit::{ToolCall, ToolDefinition};
+use crate::toolkit::ToolCall;
 
 const NAME: &str = "Gemini";
 

@@ -6,8 +6,9 @@ use serde_json::{Map, Value, json};
 use super::decode::{At, DecodeError, MissingCallId, call};
 use super::format::{Definition, Encoded, Format, Strictness};
 use super::schema::object_root;
+use crate::meta::ToolDefinition;
 use crate::result::CallResult;
-use crate::toolkit::{ToolCall, ToolDefinition};
+use crate::toolkit::ToolCall;
 
 const NAME: &str = "MCP";
 

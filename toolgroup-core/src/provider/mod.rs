@@ -103,8 +103,9 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
+use crate::meta::ToolDefinition;
 use crate::suggest::list_names;
-use crate::toolkit::{ToolCall, ToolDefinition};
+use crate::toolkit::ToolCall;
 use format::Format;
 
 /// A consumer of tool definitions: an LLM provider's API, or MCP.

@@ -10,8 +10,9 @@ use super::content::{
 use super::decode::{At, DecodeError, MissingCallId, call};
 use super::format::{AllowMode, Definition, Encoded, Envelope, Format, Strictness, call_id};
 use super::schema::{loose, object_root, openai_strict};
+use crate::meta::ToolDefinition;
 use crate::result::{CallResult, Content, ResourceContents};
-use crate::toolkit::{ToolCall, ToolDefinition};
+use crate::toolkit::ToolCall;
 
 const CHAT: &str = "OpenAI Chat Completions";
 const RESPONSES: &str = "OpenAI Responses";

@@ -12,10 +12,11 @@ use serde_json::value::RawValue;
 use super::Provider;
 use super::decode::{DecodeError, MissingCallId};
 use super::format::{AllowMode, Encoded, Envelope, Format, Strictness};
+use crate::meta::ToolDefinition;
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
-use crate::toolkit::{ToolCall, ToolDefinition, Toolkit};
+use crate::toolkit::{ToolCall, Toolkit};
 
 /// One pre-rendered tool definition.
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +63,7 @@ pub struct Rendered<R: Registry> {
 /// A listed tool: compiled-in (its entry) or found at run time (its definition).
 enum Listed<'a> {
     Entry(usize),
-    Found(&'a ToolDefinition),
+    Dynamic(&'a ToolDefinition),
 }
 
 impl<R: Registry> Rendered<R> {
@@ -144,7 +145,7 @@ impl<R: Registry> Rendered<R> {
             return Some(self.entries[i as usize].strictness.clone());
         }
         let def = toolkit.definition(name)?;
-        Some(self.found_entry(def).strictness.clone())
+        Some(self.dynamic_entry(def).strictness.clone())
     }
 
     /// The rendered definition of the compiled-in tool `name` (tools found at run time
@@ -188,7 +189,7 @@ impl<R: Registry> Rendered<R> {
     /// As [`tools_json`](Self::tools_json).
     pub fn all_tools_json(&self, toolkit: &Toolkit<R>) -> Cow<'_, str> {
         self.check(toolkit);
-        let found: Vec<&ToolDefinition> = toolkit.found_definitions().collect();
+        let found: Vec<&ToolDefinition> = toolkit.dynamic_definitions().collect();
         if found.is_empty() {
             return Cow::Borrowed(&self.all_json);
         }
@@ -196,7 +197,7 @@ impl<R: Registry> Rendered<R> {
             self.concat(
                 (0..self.entries.len())
                     .map(Listed::Entry)
-                    .chain(found.into_iter().map(Listed::Found)),
+                    .chain(found.into_iter().map(Listed::Dynamic)),
             ),
         )
     }
@@ -248,7 +249,7 @@ impl<R: Registry> Rendered<R> {
             }
             match tool {
                 Listed::Entry(i) => out.push_str(&self.entries[i].allowed),
-                Listed::Found(def) => out.push_str(&self.found_entry(def).allowed),
+                Listed::Dynamic(def) => out.push_str(&self.dynamic_entry(def).allowed),
             }
             any = true;
         }
@@ -426,7 +427,7 @@ impl<R: Registry> Rendered<R> {
     }
 
     /// The entry of a tool found at run time, rendered on first use.
-    fn found_entry(&self, def: &ToolDefinition) -> Arc<Entry> {
+    fn dynamic_entry(&self, def: &ToolDefinition) -> Arc<Entry> {
         let key = std::ptr::from_ref(def) as usize;
         let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
         found
@@ -472,7 +473,7 @@ impl<R: Registry> Rendered<R> {
             }
             match tool {
                 Listed::Entry(i) => out.push_str(self.entries[i].json.get()),
-                Listed::Found(def) => out.push_str(self.found_entry(def).json.get()),
+                Listed::Dynamic(def) => out.push_str(self.dynamic_entry(def).json.get()),
             }
             any = true;
         }
@@ -489,7 +490,7 @@ impl<R: Registry> Rendered<R> {
 fn listed<'a>((index, def): (Option<usize>, &'a ToolDefinition)) -> Listed<'a> {
     match index {
         Some(i) => Listed::Entry(i),
-        None => Listed::Found(def),
+        None => Listed::Dynamic(def),
     }
 }
 

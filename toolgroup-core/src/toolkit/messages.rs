@@ -54,23 +54,7 @@ pub(crate) fn denied(tool: &str, reason: &str) -> CallResult {
     CallResult::error(format!("`{tool}` was not run: denied by policy: {reason}"))
 }
 
-pub(crate) fn invalid_arguments(tool: &str, error: &impl std::fmt::Display) -> CallResult {
-    CallResult::error(format!("`{tool}` was not run: {error}"))
-}
-
-/// [`invalid_arguments`] for the synchronous calls: the result for the model in `out`, and the
-/// outcome that tells it from the tool's own error (out of line: the error path stays out of
-/// the tool's arm).
-#[cold]
-#[inline(never)]
-pub(crate) fn invalid_arguments_sync(
-    tool: &str,
-    out: &mut Option<CallResult>,
-    error: crate::args::ArgumentError,
-) -> crate::group::SyncCall {
-    *out = Some(invalid_arguments(tool, &error));
-    crate::group::SyncCall::Invalid
-}
+pub(crate) use crate::args::invalid_arguments;
 
 /// A panic in the tool (or in something it called back, like a progress observer). The
 /// message goes to `tracing`; the model reads it only when the toolkit says so.

@@ -1,62 +1,36 @@
-//! The runtime toolkit: a registry of groups, its tool definitions and its options. Calls are
-//! in [`dispatch`](self::dispatch), the texts a model reads in `messages`.
+//! The runtime toolkit: a registry of groups, its tool definitions and its options.
+//!
+//! Read in this order: this file (what a toolkit holds, how it is built), `listing` (what the
+//! model is shown), `index` (name lookup), `dynamic` (tools found at run time), then a call's
+//! stages: `call` (the call API, the call future and the fast path), `full` (resolution and
+//! the policy), `run` (running a resolved target, for both paths) and `layers` (the tower
+//! boundary); `messages` holds the texts a model reads when a call does not go as asked.
 
-mod dispatch;
-mod found;
+mod call;
+mod dynamic;
+mod full;
 mod index;
+pub(crate) mod layers;
+mod listing;
 pub(crate) mod messages;
+mod run;
 
 use std::sync::{Arc, Mutex};
 
 use std::time::Duration;
 
-use serde_json::Value;
 use tower_layer::Layer;
 use tower_service::Service;
 
 use crate::args::ArgumentsBuf;
-use crate::group::GroupInfo;
-use crate::middleware::{BoxError, ToolRequest, ToolService};
 use crate::policy::Policy;
 use crate::registry::Registry;
-use crate::reset::{self, RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
+use crate::reset;
 use crate::result::CallResult;
 use crate::session::Session;
-use crate::tool::{ToolAnnotations, ToolInfo};
 
-/// A tool as shown to a model: name, description, schemas, hints.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ToolDefinition {
-    /// The tool's name.
-    pub name: &'static str,
-    /// The tool's description.
-    pub description: &'static str,
-    /// The arguments' canonical JSON schema.
-    pub input_schema: Value,
-    /// The output's JSON schema, if any.
-    pub output_schema: Option<Value>,
-    /// MCP annotations.
-    pub annotations: ToolAnnotations,
-    /// The tool's group (`None` for `reset_tools`).
-    pub group: Option<&'static str>,
-    /// Whether the tool is always available (basic group or `reset_tools`).
-    pub always_on: bool,
-}
-
-impl ToolDefinition {
-    fn of(info: &ToolInfo, group: &GroupInfo) -> Self {
-        ToolDefinition {
-            name: info.name,
-            description: info.description,
-            input_schema: info.input_schema().clone(),
-            output_schema: info.output_schema().cloned(),
-            annotations: info.annotations,
-            group: Some(group.name),
-            always_on: group.basic,
-        }
-    }
-}
+use self::layers::{BoxError, ToolRequest, ToolService};
+use crate::meta::{GroupInfo, ToolDefinition, ToolInfo};
 
 /// One call of a batch.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,9 +85,9 @@ pub(crate) struct Core<R: Registry> {
     /// Switchable group names, in slot order, indexed by name.
     pub(crate) names: reset::GroupNames,
     /// The groups whose tools are found at run time, in declaration order.
-    pub(crate) found: Vec<found::FoundGroup>,
+    pub(crate) dynamic: Vec<dynamic::Place>,
     /// The last view of their tools.
-    pub(crate) found_cache: Mutex<Option<Arc<found::FoundView>>>,
+    pub(crate) dynamic_cache: Mutex<Option<Arc<dynamic::View>>>,
 }
 
 impl<R: Registry> Core<R> {
@@ -122,8 +96,8 @@ impl<R: Registry> Core<R> {
         self.lookup(name).map(|(_, slot)| slot)
     }
 
-    /// The tool's position in `tools` / `slots`, and its slot. Not forced inline: forced
-    /// into the fast path, the cheap call measured 3-5 ns slower (paired, three runs).
+    /// The tool's position in `tools` / `slots`, and its slot. `#[inline]`, not
+    /// `#[inline(always)]`: forced into the fast path, it makes the cheap call slower.
     #[inline]
     pub(crate) fn lookup(&self, name: &str) -> Option<(u32, &Slot)> {
         self.index.get(name).map(|i| (i, &self.slots[i as usize]))
@@ -168,28 +142,15 @@ impl<R: Registry> Toolkit<R> {
                 });
             }
         }
-        let found = (0..groups.len())
+        let dynamic = (0..groups.len())
             .filter(|&g| registry.dynamic_tools(g).is_some())
-            .map(|g| found::FoundGroup {
+            .map(|g| dynamic::Place {
                 group: g as u32,
                 switch: slot_of_group[g],
             })
             .collect();
         let names = reset::GroupNames::new(R::SWITCHABLE.iter().map(|&g| groups[g].name).collect());
-        let reset = (!names.is_empty()).then(|| ToolDefinition {
-            name: RESET_TOOLS,
-            description: RESET_TOOLS_DESCRIPTION,
-            input_schema: reset::schema(groups, R::SWITCHABLE),
-            output_schema: None,
-            annotations: ToolAnnotations {
-                read_only: Some(false),
-                destructive: Some(false),
-                idempotent: Some(true),
-                open_world: Some(false),
-            },
-            group: None,
-            always_on: true,
-        });
+        let reset = reset::definition(groups, R::SWITCHABLE);
         Toolkit {
             core: Arc::new(Core {
                 registry,
@@ -198,8 +159,8 @@ impl<R: Registry> Toolkit<R> {
                 slots,
                 reset,
                 names,
-                found,
-                found_cache: Mutex::new(None),
+                dynamic,
+                dynamic_cache: Mutex::new(None),
             }),
             expose_reset: true,
             default_timeout: None,
@@ -292,129 +253,6 @@ impl<R: Registry> Toolkit<R> {
     pub fn groups(&self) -> &'static [GroupInfo] {
         R::GROUPS
     }
-
-    /// The `reset_tools` definition, if the toolkit has switchable groups and exposes it.
-    pub fn reset_definition(&self) -> Option<&ToolDefinition> {
-        self.core.reset.as_ref().filter(|_| self.expose_reset)
-    }
-
-    /// The tools a model should see in `session`: `reset_tools` first, then the basic tools,
-    /// then the active groups' tools, groups in declaration order, tools in source order;
-    /// tools found at run time (see [`dynamic`](crate::dynamic)) come last, groups in
-    /// declaration order. Nothing is built or allocated for compiled-in tools: their
-    /// definitions were built with the toolkit.
-    pub fn definitions(&self, session: &Session<R>) -> impl Iterator<Item = &ToolDefinition> + '_ {
-        self.definitions_indexed(session).map(|(_, d)| d)
-    }
-
-    /// Every tool in the stable listing order, active or not (`reset_tools` first, tools
-    /// found at run time last). For catalogs and for the "mask" delivery mode.
-    pub fn all_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
-        self.compiled_definitions()
-            .chain(self.found_definitions().map(shorten))
-    }
-
-    /// `reset_tools` (when exposed) and the compiled-in tools, in listing order.
-    pub(crate) fn compiled_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
-        self.reset_definition()
-            .into_iter()
-            .chain(self.core.tools.iter())
-    }
-
-    /// The shown tools found at run time, active or not, in listing order.
-    pub(crate) fn found_definitions(&self) -> impl Iterator<Item = &'static ToolDefinition> {
-        FoundDefinitions::new(self.core.found_view(), |_| true)
-    }
-
-    /// The definition of the tool named `name` (`reset_tools` included when exposed), active
-    /// or not.
-    pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
-        match self.reset_definition() {
-            Some(reset) if name == RESET_TOOLS => Some(reset),
-            _ => match self.core.index.get(name) {
-                Some(i) => Some(&self.core.tools[i as usize]),
-                None => self
-                    .core
-                    .found_view()
-                    .and_then(|view| view.get(name))
-                    .map(|t| t.definition),
-            },
-        }
-    }
-
-    /// The tools found at run time that are not shown to the model, with the reason (a name
-    /// taken by another tool, or one that providers refuse). See [`dynamic`](crate::dynamic).
-    pub fn hidden_tools(&self) -> Vec<crate::dynamic::HiddenTool> {
-        self.core
-            .found_view()
-            .map(|view| view.hidden.clone())
-            .unwrap_or_default()
-    }
-
-    /// Like [`definitions`](Self::definitions), each compiled-in tool with its position in
-    /// [`all_definitions`](Self::all_definitions) (`None` for tools found at run time), so a
-    /// renderer can reuse per-tool output it built once for the whole list.
-    pub(crate) fn definitions_indexed(
-        &self,
-        session: &Session<R>,
-    ) -> impl Iterator<Item = (Option<usize>, &ToolDefinition)> + '_ {
-        let session = *session;
-        let offset = usize::from(self.reset_definition().is_some());
-        let core = &*self.core;
-        self.reset_definition()
-            .map(|d| (Some(0), d))
-            .into_iter()
-            .chain(
-                self.core
-                    .tools
-                    .iter()
-                    .zip(&self.core.slots)
-                    .enumerate()
-                    .filter(move |(_, (_, s))| {
-                        s.switch.is_none_or(|w| session.slot_active(w as usize))
-                    })
-                    .map(move |(i, (d, _))| (Some(i + offset), d)),
-            )
-            .chain(
-                FoundDefinitions::new(self.core.found_view(), move |t| {
-                    core.found[t.found as usize]
-                        .switch
-                        .is_none_or(|w| session.slot_active(w as usize))
-                })
-                .map(|d| (None, shorten(d))),
-            )
-    }
-
-    /// Whether the model may call `name` in `session` (exposed and active).
-    pub fn is_available(&self, session: &Session<R>, name: &str) -> bool {
-        if self.is_reset(name) {
-            return true;
-        }
-        let switch = match self.core.slot(name) {
-            Some(slot) => slot.switch,
-            None => match self.core.found_view().and_then(|view| view.get(name)) {
-                Some(tool) => self.core.found[tool.found as usize].switch,
-                None => return false,
-            },
-        };
-        switch.is_none_or(|w| session.slot_active(w as usize))
-    }
-
-    /// The group a tool belongs to (`None` for `reset_tools` and unknown names).
-    pub fn group_of(&self, tool: &str) -> Option<&'static GroupInfo> {
-        let group = match self.core.slot(tool) {
-            Some(slot) => slot.group,
-            None => {
-                let found = self.core.found_view()?.get(tool)?;
-                self.core.found[found.found as usize].group
-            }
-        };
-        Some(&R::GROUPS[group as usize])
-    }
-
-    pub(crate) fn is_reset(&self, name: &str) -> bool {
-        name == RESET_TOOLS && self.reset_definition().is_some()
-    }
 }
 
 impl<R: Registry + std::fmt::Debug> std::fmt::Debug for Toolkit<R> {
@@ -427,41 +265,4 @@ impl<R: Registry + std::fmt::Debug> std::fmt::Debug for Toolkit<R> {
             .field("policy", &self.policy.is_some())
             .finish_non_exhaustive()
     }
-}
-
-/// The shown run-time tools of a view that pass `keep`, as `'static` definitions.
-struct FoundDefinitions<F> {
-    view: Option<Arc<found::FoundView>>,
-    next: usize,
-    keep: F,
-}
-
-impl<F: FnMut(&found::FoundTool) -> bool> FoundDefinitions<F> {
-    fn new(view: Option<Arc<found::FoundView>>, keep: F) -> Self {
-        FoundDefinitions {
-            view,
-            next: 0,
-            keep,
-        }
-    }
-}
-
-impl<F: FnMut(&found::FoundTool) -> bool> Iterator for FoundDefinitions<F> {
-    type Item = &'static ToolDefinition;
-
-    fn next(&mut self) -> Option<&'static ToolDefinition> {
-        let view = self.view.as_ref()?;
-        while let Some(tool) = view.tools.get(self.next) {
-            self.next += 1;
-            if (self.keep)(tool) {
-                return Some(tool.definition);
-            }
-        }
-        None
-    }
-}
-
-/// A `'static` definition as one borrowed from the toolkit (so both kinds chain).
-fn shorten<'a>(definition: &'static ToolDefinition) -> &'a ToolDefinition {
-    definition
 }

@@ -9,48 +9,50 @@ use crate::dynamic::{HiddenTool, ToolSet, is_valid_tool_name};
 use crate::registry::Registry;
 use crate::reset::RESET_TOOLS;
 
-use super::{Core, ToolDefinition};
+use crate::meta::ToolDefinition;
+
+use super::Core;
 
 /// A group whose tools are found at run time: its index in `R::GROUPS` and its switch.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct FoundGroup {
+pub(crate) struct Place {
     pub(crate) group: u32,
     pub(crate) switch: Option<u32>,
 }
 
 /// One shown run-time tool.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct FoundTool {
-    /// Index into `Core::found`.
-    pub(crate) found: u32,
+pub(crate) struct Listed {
+    /// Index into `Core::dynamic`.
+    pub(crate) place: u32,
     pub(crate) definition: &'static ToolDefinition,
 }
 
 /// The run-time tools at one moment.
 #[derive(Debug, Default)]
-pub(crate) struct FoundView {
+pub(crate) struct View {
     /// Each source's set this view was built from (kept so a new set is noticed by identity).
     sources: Vec<Arc<ToolSet>>,
     /// Shown tools, groups in declaration order, tools in the source's order.
-    pub(crate) tools: Vec<FoundTool>,
+    pub(crate) tools: Vec<Listed>,
     index: FxHashMap<&'static str, u32>,
     pub(crate) hidden: Vec<HiddenTool>,
 }
 
-impl FoundView {
-    pub(crate) fn get(&self, name: &str) -> Option<FoundTool> {
+impl View {
+    pub(crate) fn get(&self, name: &str) -> Option<Listed> {
         self.index.get(name).map(|&i| self.tools[i as usize])
     }
 }
 
 impl<R: Registry> Core<R> {
     /// The current view of the run-time tools (`None` when the toolkit has no such group).
-    pub(crate) fn found_view(&self) -> Option<Arc<FoundView>> {
-        if self.found.is_empty() {
+    pub(crate) fn dynamic_view(&self) -> Option<Arc<View>> {
+        if self.dynamic.is_empty() {
             return None;
         }
         let sets: Vec<Arc<ToolSet>> = self
-            .found
+            .dynamic
             .iter()
             .map(|f| {
                 self.registry
@@ -60,7 +62,7 @@ impl<R: Registry> Core<R> {
             })
             .collect();
         let mut cached = self
-            .found_cache
+            .dynamic_cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(view) = &*cached
@@ -73,7 +75,7 @@ impl<R: Registry> Core<R> {
         {
             return Some(view.clone());
         }
-        let view = Arc::new(self.build_found_view(sets));
+        let view = Arc::new(self.build_dynamic_view(sets));
         for hidden in &view.hidden {
             tracing::warn!(
                 group = hidden.group,
@@ -86,11 +88,11 @@ impl<R: Registry> Core<R> {
         Some(view)
     }
 
-    fn build_found_view(&self, sources: Vec<Arc<ToolSet>>) -> FoundView {
-        let mut view = FoundView::default();
+    fn build_dynamic_view(&self, sources: Vec<Arc<ToolSet>>) -> View {
+        let mut view = View::default();
         let mut owner: FxHashMap<&'static str, &'static str> = FxHashMap::default();
-        for (found, set) in sources.iter().enumerate() {
-            let group = R::GROUPS[self.found[found].group as usize].name;
+        for (place, set) in sources.iter().enumerate() {
+            let group = R::GROUPS[self.dynamic[place].group as usize].name;
             for tool in set.tools() {
                 let definition = crate::dynamic::intern(group, tool);
                 let name = definition.name;
@@ -126,8 +128,8 @@ impl<R: Registry> Core<R> {
                     None => {
                         owner.insert(name, group);
                         view.index.insert(name, view.tools.len() as u32);
-                        view.tools.push(FoundTool {
-                            found: found as u32,
+                        view.tools.push(Listed {
+                            place: place as u32,
                             definition,
                         });
                     }

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Checks the workspace's layering: no import cycle between the modules of a crate (read from
+the `crate::` and `super::` paths of each file) and no source file over 600 lines.
+
+Usage: layers.py [--graph CRATE_SRC]   (--graph prints the module graph of one crate)
+"""
+import os
+import re
+import sys
+
+MAX_LINES = 600
+CRATES = ["src", "toolgroup-core/src", "toolgroup-macros/src", "toolgroup-mcp/src"]
+# Files that are generated or recorded, not written.
+EXEMPT = ("/snapshots/",)
+
+
+def modules(src):
+    """Maps a module path ("a::b") to its file, for every .rs file under `src`."""
+    out = {}
+    for root, _, files in os.walk(src):
+        for f in files:
+            if not f.endswith(".rs"):
+                continue
+            path = os.path.join(root, f)
+            rel = os.path.relpath(path, src)[:-3].split(os.sep)
+            if rel[-1] in ("mod", "lib", "main"):
+                rel = rel[:-1]
+            out["::".join(rel)] = path
+    return out
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(re.sub(r"//.*", "", line) for line in text.splitlines())
+
+
+def strip_tests(text):
+    """Drops `#[cfg(test)] mod tests { ... }` blocks: tests may reach anywhere."""
+    out = []
+    i = 0
+    for m in re.finditer(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", text):
+        if m.start() < i:
+            continue
+        out.append(text[i : m.start()])
+        depth = 1
+        j = m.end()
+        while j < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        i = j
+    out.append(text[i:])
+    return "".join(out)
+
+
+def expand_use_paths(text):
+    """Yields every path a file names, with `use a::{b, c::{d}}` trees expanded."""
+    for m in re.finditer(r"\b((?:crate|super)(?:::\w+)*)(::\{)?", text):
+        base = m.group(1)
+        if not m.group(2):
+            yield base
+            continue
+        depth = 1
+        j = m.end()
+        start = j
+        while j < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        inner = text[start : j - 1]
+        for part in split_top(inner):
+            part = part.strip()
+            if not part:
+                continue
+            name = re.match(r"\w+", part)
+            if name:
+                yield base + "::" + name.group(0)
+
+
+def split_top(s):
+    parts, depth, cur = [], 0, ""
+    for c in s:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        if c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    parts.append(cur)
+    return parts
+
+
+def resolve(path, here, mods, is_mod_file):
+    segs = path.split("::")
+    if segs[0] == "crate":
+        cur = []
+        segs = segs[1:]
+    else:
+        cur = here.split("::") if here else []
+        if not is_mod_file:
+            cur = cur[:-1]
+        while segs and segs[0] == "super":
+            cur = cur[:-1]
+            segs = segs[1:]
+    best = None
+    for k in range(len(segs) + 1):
+        cand = "::".join(cur + segs[:k])
+        if cand in mods:
+            best = cand
+    return best
+
+
+def graph(src):
+    mods = modules(src)
+    edges = {m: set() for m in mods}
+    for m, path in mods.items():
+        base = os.path.basename(path)
+        is_mod_file = base in ("mod.rs", "lib.rs", "main.rs")
+        text = strip_tests(strip_comments(open(path).read()))
+        for p in expand_use_paths(text):
+            target = resolve(p, m, mods, is_mod_file)
+            if target is None or target == m or target == "":
+                continue
+            # A module naming its own descendant is its business; the root names everything.
+            if m == "" or target.startswith(m + "::") if m else True:
+                continue
+            # Likewise a child naming its parent's items is fine only if the parent does not
+            # name it back: that is what the cycle check below decides.
+            edges[m].add(target)
+    return edges
+
+
+def sccs(edges):
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in edges:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--graph":
+        for m, ts in sorted(graph(sys.argv[2]).items()):
+            print(f"{m or '<root>'} -> {', '.join(sorted(ts))}")
+        return 0
+    failed = False
+    for src in CRATES:
+        edges = graph(src)
+        # Parent modules (`a` for `a::b`) re-export and declare their children: an edge from a
+        # child to its parent is a cycle only through the parent's own items, so parent edges
+        # to descendants were dropped above.
+        for comp in sccs(edges):
+            failed = True
+            print(f"{src}: import cycle between modules: {', '.join(c or '<root>' for c in comp)}")
+    for root in ["src", "toolgroup-core", "toolgroup-macros", "toolgroup-mcp", "tests", "examples"]:
+        for r, _, files in os.walk(root):
+            for f in files:
+                p = os.path.join(r, f)
+                if not f.endswith(".rs") or any(e in p for e in EXEMPT) or "/target/" in p:
+                    continue
+                n = sum(1 for _ in open(p))
+                if n > MAX_LINES:
+                    failed = True
+                    print(f"{p}: {n} lines (at most {MAX_LINES})")
+    if failed:
+        return 1
+    print("layers: no module import cycle, no source file over 600 lines")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

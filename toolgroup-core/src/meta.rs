@@ -1,0 +1,124 @@
+//! What is known of a tool and a group before any call: the static facts generated code
+//! declares, and the definition a model is shown.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// MCP tool annotations: hints a client may show or use; never a security guarantee.
+///
+/// `None` means "not stated" (MCP then assumes its defaults).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ToolAnnotations {
+    /// The tool does not modify its environment (MCP `readOnlyHint`).
+    pub read_only: Option<bool>,
+    /// The tool may perform destructive updates (MCP `destructiveHint`).
+    pub destructive: Option<bool>,
+    /// Calling the tool twice with the same arguments has no further effect (MCP `idempotentHint`).
+    pub idempotent: Option<bool>,
+    /// The tool interacts with an open world of external entities (MCP `openWorldHint`).
+    pub open_world: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// No hint stated.
+    pub const NONE: ToolAnnotations = ToolAnnotations {
+        read_only: None,
+        destructive: None,
+        idempotent: None,
+        open_world: None,
+    };
+
+    /// Whether any hint is stated.
+    pub const fn is_empty(&self) -> bool {
+        self.read_only.is_none()
+            && self.destructive.is_none()
+            && self.idempotent.is_none()
+            && self.open_world.is_none()
+    }
+}
+
+/// The JSON schemas of a tool, built once per process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSchemas {
+    /// The arguments' schema (JSON Schema 2020-12, root `$schema` and `title` removed).
+    pub input: Value,
+    /// The output's schema, when the tool returns a structured value whose type is `JsonSchema`.
+    pub output: Option<Value>,
+}
+
+/// Static facts about a tool: everything but the call.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolInfo {
+    /// The name the model calls the tool by.
+    pub name: &'static str,
+    /// What the tool does, for the model.
+    pub description: &'static str,
+    /// Hints for clients (MCP annotations).
+    pub annotations: ToolAnnotations,
+    /// A per-tool timeout; `None` uses the toolkit's default.
+    pub timeout: Option<Duration>,
+    /// Returns the schemas; generated code builds them on first use and caches them.
+    pub schemas: fn() -> &'static ToolSchemas,
+}
+
+impl ToolInfo {
+    /// The arguments' JSON schema (built once per process).
+    pub fn input_schema(&self) -> &'static Value {
+        &(self.schemas)().input
+    }
+
+    /// The output's JSON schema, if the tool has one.
+    pub fn output_schema(&self) -> Option<&'static Value> {
+        (self.schemas)().output.as_ref()
+    }
+}
+
+/// Static facts about one group of a toolkit.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupInfo {
+    /// The group's name.
+    pub name: &'static str,
+    /// The group's description.
+    pub description: &'static str,
+    /// Instructions for the model, given when the group becomes active.
+    pub instructions: Option<&'static str>,
+    /// The group's tools, in source order.
+    pub tools: &'static [&'static ToolInfo],
+    /// Whether the group is part of the always-active `basic` group.
+    pub basic: bool,
+}
+
+/// A tool as shown to a model: name, description, schemas, hints.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolDefinition {
+    /// The tool's name.
+    pub name: &'static str,
+    /// The tool's description.
+    pub description: &'static str,
+    /// The arguments' canonical JSON schema.
+    pub input_schema: Value,
+    /// The output's JSON schema, if any.
+    pub output_schema: Option<Value>,
+    /// MCP annotations.
+    pub annotations: ToolAnnotations,
+    /// The tool's group (`None` for `reset_tools`).
+    pub group: Option<&'static str>,
+    /// Whether the tool is always available (basic group or `reset_tools`).
+    pub always_on: bool,
+}
+
+impl ToolDefinition {
+    pub(crate) fn of(info: &ToolInfo, group: &GroupInfo) -> Self {
+        ToolDefinition {
+            name: info.name,
+            description: info.description,
+            input_schema: info.input_schema().clone(),
+            output_schema: info.output_schema().cloned(),
+            annotations: info.annotations,
+            group: Some(group.name),
+            always_on: group.basic,
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! The `reset_tools` meta tool: its definition, the parse of a call, and the answer to the
+//! model. Everything `reset_tools` means lives here; the toolkit only routes calls to it.
+//!
+//! Semantics: the arguments are the *final* state of every group. The call is
+//! validated completely before anything changes; every problem is reported at once; a refused
+//! call changes nothing; an omitted group counts as `false`.
+
+mod answer;
+mod parse;
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value, json};
+
+use crate::args::Arguments;
+use crate::meta::{GroupInfo, ToolAnnotations, ToolDefinition};
+use crate::registry::{GroupId, Registry};
+use crate::result::CallResult;
+use crate::session::Session;
+use rustc_hash::FxHashMap;
+
+/// The meta tool's name; no tool may use it.
+///
+/// The runtime's one definition. `toolgroup-macros` checks names while expanding (to point at
+/// the user's token) with its own copy, since a proc-macro crate cannot depend on the runtime;
+/// its messages are worded like the runtime's const checks, and `tests/ui` covers both.
+pub const RESET_TOOLS: &str = "reset_tools";
+
+/// The meta tool's description.
+pub const RESET_TOOLS_DESCRIPTION: &str = "Choose which tool groups are active. Give every group's final state: true to make it active, false to make it inactive (a group left out becomes inactive). Only the tools of active groups are available; the answer lists what changed and the instructions of newly activated groups.";
+
+/// The `reset_tools` definition of a registry, or `None` when it has no switchable group.
+pub(crate) fn definition(groups: &[GroupInfo], switchable: &[usize]) -> Option<ToolDefinition> {
+    (!switchable.is_empty()).then(|| ToolDefinition {
+        name: RESET_TOOLS,
+        description: RESET_TOOLS_DESCRIPTION,
+        input_schema: schema(groups, switchable),
+        output_schema: None,
+        annotations: ToolAnnotations {
+            read_only: Some(false),
+            destructive: Some(false),
+            idempotent: Some(true),
+            open_world: Some(false),
+        },
+        group: None,
+        always_on: true,
+    })
+}
+
+/// The `reset_tools` input schema: one required boolean per switchable group, nothing else.
+pub(crate) fn schema(groups: &[GroupInfo], switchable: &[usize]) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::with_capacity(switchable.len());
+    for &g in switchable {
+        let group = &groups[g];
+        properties.insert(
+            group.name.to_owned(),
+            json!({"type": "boolean", "description": group.description}),
+        );
+        required.push(Value::from(group.name));
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+/// The switchable groups' names in slot order, with a hash index from name to slot (a call
+/// names every group, so a linear search per key would make parsing quadratic).
+#[derive(Debug, Default)]
+pub(crate) struct GroupNames {
+    pub(crate) names: Vec<&'static str>,
+    slots: FxHashMap<&'static str, usize>,
+}
+
+impl GroupNames {
+    pub(crate) fn new(names: Vec<&'static str>) -> Self {
+        let slots = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        GroupNames { names, slots }
+    }
+}
+
+/// The new state (if accepted) and the outcome label and answer of a `reset_tools` call,
+/// given the old state. Nothing is applied: the caller does that.
+pub(crate) fn answer<R: Registry>(
+    names: &GroupNames,
+    old: &R::Bits,
+    arguments: Arguments<'_>,
+) -> (Option<R::Bits>, (&'static str, CallResult)) {
+    match parse::parse(arguments, names, R::EMPTY) {
+        Ok(bits) => {
+            let answer = answer::accepted(R::GROUPS, R::SWITCHABLE, old.as_ref(), bits.as_ref());
+            (Some(bits), ("ok", answer))
+        }
+        Err(problems) => {
+            let old = Session::<R>::from_bits(*old);
+            let active: Vec<&'static str> = old.active().map(GroupId::name).collect();
+            (
+                None,
+                ("refused", answer::refusal(&problems, &names.names, &active)),
+            )
+        }
+    }
+}
+
+/// Parse and apply a `reset_tools` call on `session`.
+pub(crate) fn apply<R: Registry>(
+    names: &GroupNames,
+    session: &mut Session<R>,
+    arguments: Arguments<'_>,
+) -> (&'static str, CallResult) {
+    let (new, answer) = answer::<R>(names, session.bits(), arguments);
+    if let Some(new) = new {
+        *session = Session::from_bits(new);
+    }
+    answer
+}
+
+/// A `reset_tools` call through middleware: the session before the call, and where the
+/// innermost service puts the new one (applied only if the call's result is not an error).
+pub(crate) struct Handoff {
+    pub(crate) old: Box<[u64]>,
+    pub(crate) new: Arc<Mutex<Option<Box<[u64]>>>>,
+}

@@ -1,0 +1,166 @@
+//! The full path: a call that the fast path did not finish, in its span and cancellable.
+//! It resolves the name to a [`Target`], asks the policy, then runs the target through the
+//! layers or directly.
+
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::task::Poll;
+use std::time::Instant;
+
+use tracing::Instrument as _;
+use tracing::Span;
+
+use crate::args::Arguments;
+use crate::context::CallContext;
+use crate::echo::echo;
+use crate::policy::{Decision, PolicyRequest};
+use crate::registry::Registry;
+use crate::reset::RESET_TOOLS;
+use crate::session::Session;
+
+use super::Toolkit;
+use super::call::Cx;
+use super::layers::Target;
+use super::messages;
+use super::run::{Outcome, Parts, contained};
+
+impl<R: Registry> Toolkit<R> {
+    /// The full path, in the call's span, cancellable.
+    pub(super) async fn traced(
+        &self,
+        session: &mut Session<R>,
+        span: Span,
+        name: &str,
+        arguments: Arguments<'_>,
+        cx: Cx<'_>,
+    ) -> crate::result::CallResult {
+        let started = Instant::now();
+        let body = self
+            .full(session, name, arguments, cx)
+            .instrument(span.clone());
+        let (outcome, result) = match cx.context.and_then(CallContext::cancellation) {
+            None => body.await,
+            Some(token) => {
+                let mut body = pin!(body);
+                let mut cancelled = pin!(token.cancelled());
+                poll_fn(|task| {
+                    if cancelled.as_mut().poll(task).is_ready() {
+                        // The name as the model sent it (escaped): it may name no tool at all.
+                        let tool = echo(name, 64);
+                        return Poll::Ready(("cancelled", messages::cancelled(&tool)));
+                    }
+                    body.as_mut().poll(task)
+                })
+                .await
+            }
+        };
+        if !span.is_disabled() {
+            if let Some(group) = self.group_of(name) {
+                span.record("group", group.name);
+            }
+            span.record("outcome", outcome);
+            span.record("duration_us", started.elapsed().as_micros() as u64);
+        }
+        result
+    }
+
+    async fn full(
+        &self,
+        session: &mut Session<R>,
+        name: &str,
+        arguments: Arguments<'_>,
+        cx: Cx<'_>,
+    ) -> Outcome {
+        let parts = match self.resolve(session, name, cx) {
+            Ok(parts) => parts,
+            Err(refused) => return refused,
+        };
+        if let Some(policy) = &self.policy {
+            let request = PolicyRequest {
+                tool: parts.tool,
+                group: parts.group,
+                annotations: parts.annotations,
+                arguments,
+                call_id: cx.id,
+                extensions: parts.extensions,
+            };
+            match contained(|| policy.check(&request)).await {
+                Ok(Decision::Allow) => {}
+                Ok(Decision::Deny(reason)) => {
+                    return ("denied", messages::denied(parts.tool, &reason));
+                }
+                Err(panic) => {
+                    return (
+                        "panic",
+                        messages::panicked_around(parts.tool, "policy", &panic, self.panic_details),
+                    );
+                }
+            }
+        }
+        if let Some(pipeline) = &self.pipeline {
+            return self
+                .through_layers(pipeline, session, parts, arguments)
+                .await;
+        }
+        let (new, outcome) = self
+            .core
+            .run_target(&parts, arguments, session.bits(), self.panic_details)
+            .await;
+        if let Some(new) = new {
+            *session = Session::from_bits(new);
+        }
+        outcome
+    }
+
+    /// What `name` runs in `session`, with the call's parts; or the answer to a call of an
+    /// unknown tool or of a tool whose group is not active.
+    fn resolve<'c>(
+        &self,
+        session: &Session<R>,
+        name: &str,
+        cx: Cx<'c>,
+    ) -> Result<Parts<'c>, Outcome> {
+        let (target, tool, group, annotations) = if self.is_reset(name) {
+            let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
+            (Target::Reset, RESET_TOOLS, None, reset.annotations)
+        } else if let Some((index, &slot)) = self.core.lookup(name) {
+            let group = R::GROUPS[slot.group as usize].name;
+            if let Some(switch) = slot.switch
+                && !session.slot_active(switch as usize)
+            {
+                return Err(("inactive_group", self.inactive(slot.info.name, group)));
+            }
+            let timeout = slot.info.timeout.or(self.default_timeout);
+            let target = Target::Tool { index, timeout };
+            (target, slot.info.name, Some(group), slot.info.annotations)
+        } else {
+            let Some(listed) = self.core.dynamic_view().and_then(|view| view.get(name)) else {
+                return Err(("unknown_tool", self.unknown_tool(session, name)));
+            };
+            let place = self.core.dynamic[listed.place as usize];
+            let definition = listed.definition;
+            let group = R::GROUPS[place.group as usize].name;
+            if let Some(switch) = place.switch
+                && !session.slot_active(switch as usize)
+            {
+                return Err(("inactive_group", self.inactive(definition.name, group)));
+            }
+            let target = Target::Dynamic {
+                group: place.group,
+                definition,
+                timeout: self.default_timeout,
+            };
+            (target, definition.name, Some(group), definition.annotations)
+        };
+        Ok(Parts {
+            target,
+            tool,
+            group,
+            annotations,
+            call_id: cx.id,
+            extensions: cx.context.map(CallContext::extensions),
+            progress: cx.context.and_then(CallContext::progress),
+            cancel: cx.context.and_then(CallContext::cancellation),
+        })
+    }
+}

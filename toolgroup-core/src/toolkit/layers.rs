@@ -1,0 +1,293 @@
+//! The tower boundary: a call as a [`ToolRequest`] to a [`ToolService`], the layers around
+//! it, and the innermost service, which hands the request back to the toolkit to run.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tower_service::Service;
+
+use crate::args::{Arguments, ArgumentsBuf};
+use crate::context::{CancellationToken, Extensions, ProgressFn};
+use crate::futures::BoxFuture;
+use crate::meta::{ToolAnnotations, ToolDefinition};
+use crate::registry::Registry;
+use crate::reset::Handoff;
+use crate::result::CallResult;
+use crate::session::Session;
+
+use super::messages;
+use super::run::{Parts, contained};
+use super::{Core, Toolkit};
+
+/// The error type of tool services: any error, boxed (what tower's own layers produce).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// One tool call, as layers see it: owned, so it can cross tasks (`Buffer`) and be kept.
+#[non_exhaustive]
+pub struct ToolRequest {
+    /// The tool called (`reset_tools` for the meta tool).
+    pub tool: &'static str,
+    /// The tool's group (`None` for `reset_tools`).
+    pub group: Option<&'static str>,
+    /// The tool's hints.
+    pub annotations: ToolAnnotations,
+    /// The provider's call id, if any.
+    pub call_id: Option<String>,
+    /// The arguments; a layer may rewrite them before the tool parses them.
+    pub arguments: ArgumentsBuf,
+    /// The per-call data; a layer may add values (an authenticated principal) for the tool.
+    pub extensions: Extensions,
+    pub(crate) inner: Inner,
+}
+
+/// What the innermost service needs, and what layers must not touch.
+pub(crate) struct Inner {
+    run: Arc<dyn Run>,
+    target: Target,
+    progress: Option<Arc<ProgressFn>>,
+    cancel: Option<CancellationToken>,
+    /// For `reset_tools`: the session before the call, and where the new one goes.
+    reset: Option<Handoff>,
+    panic_details: bool,
+}
+
+/// What a resolved call runs.
+#[derive(Clone, Copy)]
+pub(crate) enum Target {
+    Reset,
+    Tool {
+        index: u32,
+        timeout: Option<Duration>,
+    },
+    /// A tool found at run time: its group's index in `R::GROUPS`.
+    Dynamic {
+        group: u32,
+        definition: &'static ToolDefinition,
+        timeout: Option<Duration>,
+    },
+}
+
+/// The type-erased toolkit, as the innermost service runs it.
+trait Run: Send + Sync + 'static {
+    fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, CallResult>;
+}
+
+impl fmt::Debug for ToolRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolRequest")
+            .field("tool", &self.tool)
+            .field("group", &self.group)
+            .field("call_id", &self.call_id)
+            .field("arguments", &self.arguments)
+            .field("extensions", &self.extensions)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The tool-call service every layer wraps: cloneable and type-erased, so layers of any type
+/// stack on it. Its error type is [`BoxError`], which tower's layers can convert into.
+pub struct ToolService {
+    inner: Box<dyn ErasedService>,
+}
+
+trait ErasedService: Send + 'static {
+    fn clone_box(&self) -> Box<dyn ErasedService>;
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>>;
+    fn call(&mut self, request: ToolRequest) -> BoxFuture<'static, Result<CallResult, BoxError>>;
+}
+
+impl<S> ErasedService for S
+where
+    S: Service<ToolRequest, Response = CallResult> + Clone + Send + 'static,
+    S::Error: Into<BoxError>,
+    S::Future: Send + 'static,
+{
+    fn clone_box(&self) -> Box<dyn ErasedService> {
+        Box::new(self.clone())
+    }
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        Service::poll_ready(self, cx).map_err(Into::into)
+    }
+    fn call(&mut self, request: ToolRequest) -> BoxFuture<'static, Result<CallResult, BoxError>> {
+        let future = Service::call(self, request);
+        Box::pin(async move { future.await.map_err(Into::into) })
+    }
+}
+
+impl ToolService {
+    /// Erase a service's type.
+    pub fn new<S>(service: S) -> Self
+    where
+        S: Service<ToolRequest, Response = CallResult> + Clone + Send + 'static,
+        S::Error: Into<BoxError>,
+        S::Future: Send + 'static,
+    {
+        ToolService {
+            inner: Box::new(service),
+        }
+    }
+
+    /// The innermost service: runs the tool (or `reset_tools`) the request names.
+    pub(crate) fn innermost() -> Self {
+        ToolService::new(RunTool)
+    }
+}
+
+impl Clone for ToolService {
+    fn clone(&self) -> Self {
+        ToolService {
+            inner: self.inner.clone_box(),
+        }
+    }
+}
+
+impl fmt::Debug for ToolService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ToolService")
+    }
+}
+
+impl Service<ToolRequest> for ToolService {
+    type Response = CallResult;
+    type Error = BoxError;
+    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: ToolRequest) -> Self::Future {
+        self.inner.call(request)
+    }
+}
+
+/// Runs the request's tool.
+#[derive(Clone, Copy)]
+struct RunTool;
+
+impl Service<ToolRequest> for RunTool {
+    type Response = CallResult;
+    type Error = BoxError;
+    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: ToolRequest) -> Self::Future {
+        let run = request.inner.run.clone();
+        let future = run.run(request);
+        Box::pin(async move { Ok(future.await) })
+    }
+}
+
+impl<R: Registry> Run for Core<R> {
+    fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, CallResult> {
+        Box::pin(async move {
+            let ToolRequest {
+                tool,
+                group,
+                annotations,
+                call_id,
+                arguments,
+                extensions,
+                inner,
+            } = request;
+            let mut old = R::EMPTY;
+            if let Target::Reset = inner.target {
+                let Some(handoff) = &inner.reset else {
+                    return messages::layer_error(tool, &"the request lost its session state");
+                };
+                old.as_mut().copy_from_slice(&handoff.old);
+            }
+            let parts = Parts {
+                target: inner.target,
+                tool,
+                group,
+                annotations,
+                call_id: call_id.as_deref(),
+                extensions: Some(&extensions),
+                progress: inner.progress.as_ref(),
+                cancel: inner.cancel.as_ref(),
+            };
+            let (new, (_, result)) = self
+                .run_target(&parts, arguments.as_arguments(), &old, inner.panic_details)
+                .await;
+            if let (Some(new), Some(handoff)) = (new, &inner.reset) {
+                *handoff.new.lock().unwrap_or_else(PoisonError::into_inner) =
+                    Some(new.as_ref().into());
+            }
+            result
+        })
+    }
+}
+
+impl<R: Registry> Toolkit<R> {
+    /// A resolved call, allowed by the policy, through the layers. A `reset_tools` call's new
+    /// state is applied to `session` only if the innermost service ran it and the result is
+    /// not an error.
+    pub(super) async fn through_layers(
+        &self,
+        pipeline: &Mutex<ToolService>,
+        session: &mut Session<R>,
+        parts: Parts<'_>,
+        arguments: Arguments<'_>,
+    ) -> (&'static str, CallResult) {
+        let tool = parts.tool;
+        let reset = matches!(parts.target, Target::Reset).then(|| Handoff {
+            old: session.bits().as_ref().into(),
+            new: Arc::default(),
+        });
+        let new_state = reset.as_ref().map(|r| r.new.clone());
+        let request = ToolRequest {
+            tool,
+            group: parts.group,
+            annotations: parts.annotations,
+            call_id: parts.call_id.map(str::to_owned),
+            arguments: arguments.to_buf(),
+            extensions: parts.extensions.cloned().unwrap_or_default(),
+            inner: Inner {
+                run: self.core.clone(),
+                target: parts.target,
+                progress: parts.progress.cloned(),
+                cancel: parts.cancel.cloned(),
+                reset,
+                panic_details: self.panic_details,
+            },
+        };
+        let mut service = pipeline
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let outcome = contained(move || {
+            Box::pin(async move {
+                std::future::poll_fn(|task| Service::poll_ready(&mut service, task)).await?;
+                Service::call(&mut service, request).await
+            })
+        })
+        .await;
+        match outcome {
+            Ok(Ok(result)) => {
+                if let Some(new_state) = new_state
+                    && !result.is_error
+                    && let Some(bits) = new_state
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .take()
+                {
+                    let mut next = R::EMPTY;
+                    next.as_mut().copy_from_slice(&bits);
+                    *session = Session::from_bits(next);
+                }
+                (if result.is_error { "tool_error" } else { "ok" }, result)
+            }
+            Ok(Err(error)) => ("layer_error", messages::layer_error(tool, &error)),
+            Err(panic) => (
+                "panic",
+                messages::panicked_around(tool, "middleware", &panic, self.panic_details),
+            ),
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! What the model is shown: the definitions of a session's available tools, in listing
+//! order, and the questions a listing answers (is a tool available, which group is it in).
+
+use std::sync::Arc;
+
+use crate::meta::{GroupInfo, ToolDefinition};
+use crate::registry::Registry;
+use crate::reset::RESET_TOOLS;
+use crate::session::Session;
+
+use super::Toolkit;
+use super::dynamic;
+
+impl<R: Registry> Toolkit<R> {
+    /// The `reset_tools` definition, if the toolkit has switchable groups and exposes it.
+    pub fn reset_definition(&self) -> Option<&ToolDefinition> {
+        self.core.reset.as_ref().filter(|_| self.expose_reset)
+    }
+
+    /// The tools a model should see in `session`: `reset_tools` first, then the basic tools,
+    /// then the active groups' tools, groups in declaration order, tools in source order;
+    /// tools found at run time (see [`dynamic`](crate::dynamic)) come last, groups in
+    /// declaration order. Nothing is built or allocated for compiled-in tools: their
+    /// definitions were built with the toolkit.
+    pub fn definitions(&self, session: &Session<R>) -> impl Iterator<Item = &ToolDefinition> + '_ {
+        self.definitions_indexed(session).map(|(_, d)| d)
+    }
+
+    /// Every tool in the stable listing order, active or not (`reset_tools` first, tools
+    /// found at run time last). For catalogs and for the "mask" delivery mode.
+    pub fn all_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
+        self.compiled_definitions()
+            .chain(self.dynamic_definitions().map(shorten))
+    }
+
+    /// `reset_tools` (when exposed) and the compiled-in tools, in listing order.
+    pub(crate) fn compiled_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
+        self.reset_definition()
+            .into_iter()
+            .chain(self.core.tools.iter())
+    }
+
+    /// The shown tools found at run time, active or not, in listing order.
+    pub(crate) fn dynamic_definitions(&self) -> impl Iterator<Item = &'static ToolDefinition> {
+        DynamicDefinitions::new(self.core.dynamic_view(), |_| true)
+    }
+
+    /// The definition of the tool named `name` (`reset_tools` included when exposed), active
+    /// or not.
+    pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
+        match self.reset_definition() {
+            Some(reset) if name == RESET_TOOLS => Some(reset),
+            _ => match self.core.index.get(name) {
+                Some(i) => Some(&self.core.tools[i as usize]),
+                None => self
+                    .core
+                    .dynamic_view()
+                    .and_then(|view| view.get(name))
+                    .map(|t| t.definition),
+            },
+        }
+    }
+
+    /// The tools found at run time that are not shown to the model, with the reason (a name
+    /// taken by another tool, or one that providers refuse). See [`dynamic`](crate::dynamic).
+    pub fn hidden_tools(&self) -> Vec<crate::dynamic::HiddenTool> {
+        self.core
+            .dynamic_view()
+            .map(|view| view.hidden.clone())
+            .unwrap_or_default()
+    }
+
+    /// Like [`definitions`](Self::definitions), each compiled-in tool with its position in
+    /// [`all_definitions`](Self::all_definitions) (`None` for tools found at run time), so a
+    /// renderer can reuse per-tool output it built once for the whole list.
+    pub(crate) fn definitions_indexed(
+        &self,
+        session: &Session<R>,
+    ) -> impl Iterator<Item = (Option<usize>, &ToolDefinition)> + '_ {
+        let session = *session;
+        let offset = usize::from(self.reset_definition().is_some());
+        let core = &*self.core;
+        self.reset_definition()
+            .map(|d| (Some(0), d))
+            .into_iter()
+            .chain(
+                self.core
+                    .tools
+                    .iter()
+                    .zip(&self.core.slots)
+                    .enumerate()
+                    .filter(move |(_, (_, s))| {
+                        s.switch.is_none_or(|w| session.slot_active(w as usize))
+                    })
+                    .map(move |(i, (d, _))| (Some(i + offset), d)),
+            )
+            .chain(
+                DynamicDefinitions::new(self.core.dynamic_view(), move |t| {
+                    core.dynamic[t.place as usize]
+                        .switch
+                        .is_none_or(|w| session.slot_active(w as usize))
+                })
+                .map(|d| (None, shorten(d))),
+            )
+    }
+
+    /// Whether the model may call `name` in `session` (exposed and active).
+    pub fn is_available(&self, session: &Session<R>, name: &str) -> bool {
+        if self.is_reset(name) {
+            return true;
+        }
+        let switch = match self.core.slot(name) {
+            Some(slot) => slot.switch,
+            None => match self.core.dynamic_view().and_then(|view| view.get(name)) {
+                Some(tool) => self.core.dynamic[tool.place as usize].switch,
+                None => return false,
+            },
+        };
+        switch.is_none_or(|w| session.slot_active(w as usize))
+    }
+
+    /// The group a tool belongs to (`None` for `reset_tools` and unknown names).
+    pub fn group_of(&self, tool: &str) -> Option<&'static GroupInfo> {
+        let group = match self.core.slot(tool) {
+            Some(slot) => slot.group,
+            None => {
+                let found = self.core.dynamic_view()?.get(tool)?;
+                self.core.dynamic[found.place as usize].group
+            }
+        };
+        Some(&R::GROUPS[group as usize])
+    }
+
+    pub(crate) fn is_reset(&self, name: &str) -> bool {
+        name == RESET_TOOLS && self.reset_definition().is_some()
+    }
+}
+/// The shown run-time tools of a view that pass `keep`, as `'static` definitions.
+struct DynamicDefinitions<F> {
+    view: Option<Arc<dynamic::View>>,
+    next: usize,
+    keep: F,
+}
+
+impl<F: FnMut(&dynamic::Listed) -> bool> DynamicDefinitions<F> {
+    fn new(view: Option<Arc<dynamic::View>>, keep: F) -> Self {
+        DynamicDefinitions {
+            view,
+            next: 0,
+            keep,
+        }
+    }
+}
+
+impl<F: FnMut(&dynamic::Listed) -> bool> Iterator for DynamicDefinitions<F> {
+    type Item = &'static ToolDefinition;
+
+    fn next(&mut self) -> Option<&'static ToolDefinition> {
+        let view = self.view.as_ref()?;
+        while let Some(tool) = view.tools.get(self.next) {
+            self.next += 1;
+            if (self.keep)(tool) {
+                return Some(tool.definition);
+            }
+        }
+        None
+    }
+}
+
+/// A `'static` definition as one borrowed from the toolkit (so both kinds chain).
+fn shorten<'a>(definition: &'static ToolDefinition) -> &'a ToolDefinition {
+    definition
+}
