@@ -15,7 +15,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use toolgroup::prelude::*;
-use toolgroup::{Approver, BoxFuture, Decision, PolicyRequest, RequireApproval};
+use toolgroup::{
+    BoxFuture, policy::Approver, policy::Decision, policy::PolicyRequest, policy::RequireApproval,
+};
 
 /// Who the agent acts for (per-call data).
 #[derive(Debug, Clone)]

@@ -20,7 +20,7 @@ mod agent;
 
 use agent::{Agent, toolkit};
 use toolgroup::provider::{Provider, Rendered};
-use toolgroup::{GroupId, Registry};
+use toolgroup::{Registry, registry::GroupId};
 
 fn usage() -> String {
     let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();

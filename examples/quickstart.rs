@@ -22,7 +22,7 @@ mod agent;
 
 use agent::{Agent, toolkit};
 use toolgroup::prelude::*;
-use toolgroup::{ArgumentsBuf, ToolCall};
+use toolgroup::{ToolCall, args::ArgumentsBuf};
 
 fn exposed(kit: &Toolkit<Agent>, session: &Session<Agent>) -> Vec<&'static str> {
     kit.definitions(session).map(|d| d.name).collect()

@@ -101,14 +101,14 @@
 //!   crate's `serde_json::Map` becomes insertion-ordered and parsing JSON into a map gets
 //!   slower. It is opt-in so that adding `toolgroup` never changes another crate's behaviour.
 //! - **Groups are not a security boundary**: the model can activate any group it is shown.
-//!   Use a [`Policy`] to restrict what can run.
+//!   Use a [`Policy`](policy::Policy) to restrict what can run.
 //!
 //! # Per-call data, approvals, middleware, progress and cancellation
 //!
 //! [`Toolkit::call_with`] takes a [`CallContext`]: the call's id, per-call data (who the call
 //! is for: an [`Extension<T>`] parameter receives it, never part of the schema), a progress
-//! observer and a [`CancellationToken`]. Around each call, in this order: the [`Policy`]
-//! (async; [`RequireApproval`] asks an [`Approver`] before destructive tools), then tower
+//! observer and a [`CancellationToken`](context::CancellationToken). Around each call, in this order: the [`Policy`](policy::Policy)
+//! (async; [`RequireApproval`](policy::RequireApproval) asks an [`Approver`](policy::Approver) before destructive tools), then tower
 //! layers ([`Toolkit::layer`], last added outermost; tower's own layers work as they are, and
 //! [`middleware`] ships an audit log, a result size cap and a cache for idempotent tools),
 //! then the tool with its timeout. A call that uses none of this pays for none of it.
@@ -116,9 +116,9 @@
 //! ```
 //! use std::sync::{Arc, Mutex};
 //! use std::time::Duration;
-//! use toolgroup::middleware::{AuditLayer, AuditRecord, MaxResultSize};
+//! use toolgroup::middleware::{AuditLayer, AuditRecord, MaxResultSizeLayer};
 //! use toolgroup::prelude::*;
-//! use toolgroup::{Approver, BoxFuture, Decision, PolicyRequest, Progress, RequireApproval};
+//! use toolgroup::{policy::Approver, BoxFuture, policy::Decision, policy::PolicyRequest, context::Progress, policy::RequireApproval};
 //!
 //! #[derive(Clone)]
 //! struct User(String);
@@ -164,7 +164,7 @@
 //! let sink = audit.clone();
 //! let toolkit = Toolkit::new(Agent { files: Files })
 //!     .with_policy(RequireApproval::new(AdaOnly).timeout(Duration::from_secs(60)))
-//!     .layer(MaxResultSize::new(8 * 1024))
+//!     .layer(MaxResultSizeLayer::new(8 * 1024))
 //!     .layer(AuditLayer::new(move |r: &AuditRecord| sink.lock().unwrap().push(r.clone())));
 //! let mut session = toolkit.session();
 //!
@@ -553,11 +553,13 @@ pub use toolgroup_macros::tool_group;
 /// ```
 pub use toolgroup_macros::toolkit;
 
-/// Everything a tool author needs: `use toolgroup::prelude::*;`.
+/// Everything a tool author needs: `use toolgroup::prelude::*;`. The macros, the traits
+/// their items implement (so their methods are in scope), and the types of the tour.
 pub mod prelude {
+    pub use toolgroup_core::registry::GroupId;
     pub use toolgroup_core::{
-        Audio, CallContext, CallResult, Content, Extension, GroupId, Image, Registry, Session,
-        ToolCall, ToolContext, ToolDefinition, Toolkit,
+        Audio, CallContext, CallResult, Content, Extension, Image, IntoCallResult, Registry,
+        Session, Tool, ToolCall, ToolContext, ToolDefinition, ToolGroup, Toolkit,
     };
     pub use toolgroup_macros::{tool, tool_group, toolkit};
 }

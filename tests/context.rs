@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolgroup::middleware::{
-    AuditLayer, AuditRecord, BoxError, IdempotentCache, MaxResultSize, ToolRequest,
+    AuditLayer, AuditRecord, BoxError, IdempotentCacheLayer, MaxResultSizeLayer, ToolRequest,
 };
 use toolgroup::prelude::*;
 use toolgroup::{
-    Approver, ArgumentsBuf, BoxFuture, CancellationToken, Decision, Policy, PolicyRequest,
-    Progress, RequireApproval,
+    BoxFuture, args::ArgumentsBuf, context::CancellationToken, context::Progress, policy::Approver,
+    policy::Decision, policy::Policy, policy::PolicyRequest, policy::RequireApproval,
 };
 
 /// Who the call is for.
@@ -524,10 +524,10 @@ async fn shipped_layers_audit_cap_and_cache() {
     let _serial = SERIAL.lock().await;
     let records: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
     let sink = Arc::clone(&records);
-    let cache = IdempotentCache::new(10, Duration::from_secs(60))
+    let cache = IdempotentCacheLayer::new(10, Duration::from_secs(60))
         .scope(|request| request.extensions.get::<UserId>().map(|u| u.0.to_string()));
     let kit = store()
-        .layer(MaxResultSize::new(12))
+        .layer(MaxResultSizeLayer::new(12))
         .layer(cache.clone())
         .layer(AuditLayer::new(move |r: &AuditRecord| {
             sink.lock().unwrap().push(r.clone())
@@ -610,7 +610,7 @@ async fn progress_is_observed_in_order_and_the_result_is_unchanged() {
         ]
     );
     // The same through layers.
-    let layered = store().layer(MaxResultSize::new(1000));
+    let layered = store().layer(MaxResultSizeLayer::new(1000));
     events.lock().unwrap().clear();
     let r = layered
         .call_with(&mut s, "count", r#"{"to": 1}"#, &cx)

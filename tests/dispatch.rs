@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::*;
 use serde_json::json;
 use toolgroup::prelude::*;
-use toolgroup::{CallContext, Decision, PolicyRequest, ToolGroup};
+use toolgroup::{CallContext, ToolGroup, policy::Decision, policy::PolicyRequest};
 
 /// Panic on purpose.
 #[tool]
@@ -363,7 +363,7 @@ async fn a_timeout_cancels_the_call() {
 #[tokio::test]
 async fn the_policy_runs_before_every_call_including_reset_tools() {
     let kit = lab().with_policy(|req: &PolicyRequest<'_>| match (req.tool, req.group) {
-        ("reset_tools", _) if matches!(req.arguments, toolgroup::Arguments::Text(t) if t.contains("risky")) => {
+        ("reset_tools", _) if matches!(req.arguments, toolgroup::args::Arguments::Text(t) if t.contains("risky")) => {
             Decision::Deny("risky tools need approval".to_owned())
         }
         (_, Some("risky")) if req.call_id == Some("blocked") => Decision::Deny("call blocked".to_owned()),

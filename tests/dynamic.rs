@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolgroup::dynamic::{Dynamic, DynamicTool, DynamicTools, ToolSet};
 use toolgroup::prelude::*;
 use toolgroup::provider::{AllowMode, Provider, Rendered};
-use toolgroup::{BoxFuture, Decision, PolicyRequest, ToolDefinition};
+use toolgroup::{BoxFuture, ToolDefinition, policy::Decision, policy::PolicyRequest};
 
 /// Take a note.
 #[tool]
@@ -73,12 +73,14 @@ impl DynamicTools for Source {
         &'a self,
         tool: &'static ToolDefinition,
         ctx: toolgroup::ToolContext<'a>,
-        arguments: toolgroup::Arguments<'a>,
+        arguments: toolgroup::args::Arguments<'a>,
     ) -> BoxFuture<'a, CallResult> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let arguments: Value = match arguments {
-            toolgroup::Arguments::Text(text) => serde_json::from_str(text).unwrap_or(Value::Null),
-            toolgroup::Arguments::Value(value) => value.clone(),
+            toolgroup::args::Arguments::Text(text) => {
+                serde_json::from_str(text).unwrap_or(Value::Null)
+            }
+            toolgroup::args::Arguments::Value(value) => value.clone(),
         };
         Box::pin(async move {
             match tool.name {
@@ -384,7 +386,7 @@ async fn policies_and_layers_apply_to_remote_tools() {
                 Decision::Allow
             }
         })
-        .layer(toolgroup::middleware::MaxResultSize::new(10));
+        .layer(toolgroup::middleware::MaxResultSizeLayer::new(10));
     let mut session = kit.session();
     session.activate_all();
     let denied = kit.call(&mut session, "query", r#"{"q": "x"}"#).await;

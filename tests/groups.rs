@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use serde_json::{Value, json};
 use toolgroup::prelude::*;
-use toolgroup::{RESET_TOOLS_DESCRIPTION, ToolGroup};
+use toolgroup::{ToolGroup, meta::RESET_TOOLS_DESCRIPTION};
 
 #[test]
 fn group_metadata_as_constants() {

@@ -7,10 +7,13 @@ mod provider_support;
 
 use provider_support::*;
 use toolgroup::provider::{
-    ANTHROPIC_MAX_IMAGE_BYTES, ANTHROPIC_MAX_MEDIA_BYTES, GEMINI_MAX_INLINE_BYTES,
-    OPENAI_MAX_MEDIA_BYTES,
+    limits::ANTHROPIC_MAX_IMAGE_BYTES, limits::ANTHROPIC_MAX_MEDIA_BYTES,
+    limits::GEMINI_MAX_INLINE_BYTES, limits::OPENAI_MAX_MEDIA_BYTES,
 };
-use toolgroup::{Annotations, Audio, Content, Image, IntoCallResult, ResourceContents, Role};
+use toolgroup::{
+    Audio, Content, Image, IntoCallResult, result::Annotations, result::ResourceContents,
+    result::Role,
+};
 
 /// A tiny valid PNG (1x1, red), made in code.
 const PNG: &[u8] = &[

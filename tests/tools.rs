@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use toolgroup::prelude::*;
-use toolgroup::{Arguments, Tool, ToolAnnotations};
+use toolgroup::{Tool, args::Arguments, meta::ToolAnnotations};
 
 /// Search the web and return the top results.
 ///

@@ -25,7 +25,7 @@ fn main() {
     let (cheap, cheap_session) = ours_cheap_setup();
     // What each option costs on the cheap call.
     let (with_policy, _) = ours_cheap_with(|k| {
-        k.with_policy(|_: &toolgroup::PolicyRequest<'_>| toolgroup::Decision::Allow)
+        k.with_policy(|_: &toolgroup::policy::PolicyRequest<'_>| toolgroup::policy::Decision::Allow)
     });
     let (with_audit, _) = ours_cheap_with(|k| {
         k.layer(toolgroup::middleware::AuditLayer::new(
@@ -35,9 +35,9 @@ fn main() {
         ))
     });
     let (with_cap, _) =
-        ours_cheap_with(|k| k.layer(toolgroup::middleware::MaxResultSize::new(1 << 20)));
+        ours_cheap_with(|k| k.layer(toolgroup::middleware::MaxResultSizeLayer::new(1 << 20)));
     let (with_cache, _) = ours_cheap_with(|k| {
-        k.layer(toolgroup::middleware::IdempotentCache::new(
+        k.layer(toolgroup::middleware::IdempotentCacheLayer::new(
             100,
             std::time::Duration::from_secs(3600),
         ))

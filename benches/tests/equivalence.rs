@@ -77,7 +77,7 @@ fn cheap_sides_agree_on_every_tool() {
     let names: Vec<&'static str> = kit
         .definitions(&session)
         .map(|d| d.name)
-        .filter(|&n| n != toolgroup::RESET_TOOLS)
+        .filter(|&n| n != toolgroup::meta::RESET_TOOLS)
         .collect();
     assert_eq!(names.len(), 20, "{names:?}");
     for name in names {

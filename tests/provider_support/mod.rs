@@ -12,11 +12,12 @@ pub use serde::{Deserialize, Serialize};
 pub use serde_json::{Value, json};
 pub use toolgroup::prelude::*;
 pub use toolgroup::provider::{
-    ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, ANTHROPIC_MAX_STRICT_TOOLS,
-    ANTHROPIC_MAX_STRICT_UNION_PARAMS, AllowMode, DecodeError, MissingCallId, NotStrict, Provider,
-    Rendered, Strictness, anthropic_strict, gemini_legacy_schema, mcp_output_schema, openai_strict,
+    AllowMode, DecodeError, MissingCallId, NotStrict, Provider, Rendered, Strictness,
+    anthropic_strict, gemini_legacy_schema, limits::ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS,
+    limits::ANTHROPIC_MAX_STRICT_TOOLS, limits::ANTHROPIC_MAX_STRICT_UNION_PARAMS,
+    mcp_output_schema, openai_strict,
 };
-pub use toolgroup::{GroupId, Registry};
+pub use toolgroup::{Registry, registry::GroupId};
 
 // ---------------------------------------------------------------------------------------
 // Golden files.

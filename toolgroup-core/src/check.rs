@@ -4,8 +4,8 @@
 //! `const _: () = check_toolkit(&[...]);` over the groups' associated constants. A panic in
 //! these `const fn`s is a compile error whose message names the clash.
 
+use crate::meta::RESET_TOOLS;
 use crate::meta::{GroupInfo, ToolInfo};
-use crate::reset::RESET_TOOLS;
 
 const MSG_CAP: usize = 480;
 

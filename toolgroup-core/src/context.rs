@@ -36,7 +36,7 @@ pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
 /// [`Toolkit::call_batch_with`](crate::Toolkit::call_batch_with).
 ///
 /// ```
-/// use toolgroup::{CallContext, CancellationToken};
+/// use toolgroup::{CallContext, context::CancellationToken};
 ///
 /// #[derive(Clone)]
 /// struct UserId(u64);

@@ -46,10 +46,9 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     /// default says that of every tool); [`SyncCall::Invalid`] with the error result for the
     /// model in `out` when the arguments do not parse.
     ///
-    /// The result is written where the caller wants it, and the arguments are borrowed:
-    /// returned, the 64-byte result was copied at each layer on its way out (the unwind
-    /// guard's among them), and such copies, of memory written a moment before, cost the
-    /// cheapest calls more time than their instruction count suggests.
+    /// Invariant: the result is written where the caller wants it and the arguments are
+    /// borrowed. Returned, the 64-byte result would be copied at each layer on its way out
+    /// (the unwind guard's among them), each copy reading memory written a moment before.
     ///
     /// # Panics
     ///

@@ -14,43 +14,47 @@
 
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
-mod args;
-pub mod catalog;
-mod check;
-mod context;
-pub mod dynamic;
+// Layers, each using only those above it in this list (docs/dev/architecture.md):
+// leaf helpers; model types; the call's context; the traits; state; the policy; the
+// toolkit; shipped middleware; providers and the catalog.
 mod echo;
 mod futures;
-mod group;
-mod meta;
-pub mod middleware;
-mod output;
-mod policy;
-pub mod provider;
-mod registry;
-mod reset;
-mod result;
 mod schema;
-mod session;
 mod suggest;
+
+pub mod args;
+pub mod meta;
+mod output;
+pub mod result;
+
+pub mod context;
+
+pub mod dynamic;
+mod group;
+pub mod registry;
 mod tool;
+
+mod check;
+mod reset;
+pub mod session;
+
+pub mod policy;
+
 mod toolkit;
 
-pub use args::{ArgumentError, Arguments, ArgumentsBuf};
-pub use catalog::Catalog;
-pub use context::{
-    CallContext, CancellationToken, Extension, Extensions, Progress, ProgressEvent, ProgressFn,
-    ToolContext,
-};
+pub mod middleware;
+
+pub mod catalog;
+pub mod provider;
+
+pub use context::{CallContext, Extension, ToolContext};
 pub use futures::BoxFuture;
 pub use group::ToolGroup;
-pub use meta::{GroupInfo, ToolAnnotations, ToolDefinition, ToolInfo, ToolSchemas};
+pub use meta::ToolDefinition;
 pub use output::IntoCallResult;
-pub use policy::{Approver, Decision, Policy, PolicyRequest, RequireApproval};
-pub use registry::{GroupId, Registry, UnknownGroup};
-pub use reset::{RESET_TOOLS, RESET_TOOLS_DESCRIPTION};
-pub use result::{Annotations, Audio, CallResult, Content, Image, ResourceContents, Role};
-pub use session::{RestoreError, Session};
+pub use registry::Registry;
+pub use result::{Audio, CallResult, Content, Image};
+pub use session::Session;
 pub use tool::Tool;
 pub use toolkit::{ToolCall, Toolkit};
 

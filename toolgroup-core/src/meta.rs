@@ -5,6 +5,16 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+/// The meta tool's name; no tool may use it.
+///
+/// The runtime's one definition. `toolgroup-macros` checks names while expanding (to point at
+/// the user's token) with its own copy, since a proc-macro crate cannot depend on the runtime;
+/// its messages are worded like the runtime's const checks, and `tests/ui` covers both.
+pub const RESET_TOOLS: &str = "reset_tools";
+
+/// The meta tool's description.
+pub const RESET_TOOLS_DESCRIPTION: &str = "Choose which tool groups are active. Give every group's final state: true to make it active, false to make it inactive (a group left out becomes inactive). Only the tools of active groups are available; the answer lists what changed and the instructions of newly activated groups.";
+
 /// MCP tool annotations: hints a client may show or use; never a security guarantee.
 ///
 /// `None` means "not stated" (MCP then assumes its defaults).

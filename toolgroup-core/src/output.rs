@@ -100,8 +100,8 @@ impl IntoCallResult for Audio {
 /// output schema (autoref specialisation: the receiver with more `&` is tried first, so a
 /// type that is [`IntoCallResult`] is taken as is, and only other types are serialised).
 ///
-/// The probe holds no value, only its type: the value is passed to the chosen conversion
-/// by value. (Held in the probe, in a `Cell`, it was copied in and out of it on every call.)
+/// Invariant: the probe holds no value, only its type, and the value is passed to the chosen
+/// conversion by value; held in the probe, it would be copied in and out of it on every call.
 pub struct OutputProbe<T>(PhantomData<fn() -> T>);
 
 impl<T> OutputProbe<T> {

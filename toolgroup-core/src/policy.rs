@@ -76,7 +76,7 @@ impl Decision {
 /// check that awaits, implement the trait:
 ///
 /// ```
-/// use toolgroup::{BoxFuture, Decision, Policy, PolicyRequest};
+/// use toolgroup::{BoxFuture, policy::Decision, policy::Policy, policy::PolicyRequest};
 ///
 /// #[derive(Clone)]
 /// struct Role(&'static str);
@@ -131,7 +131,7 @@ impl<A: Approver> Approver for std::sync::Arc<A> {
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolgroup::{Approver, BoxFuture, Decision, PolicyRequest, RequireApproval};
+/// use toolgroup::{policy::Approver, BoxFuture, policy::Decision, policy::PolicyRequest, policy::RequireApproval};
 ///
 /// /// Asks on the terminal (a real application would ask its user interface).
 /// struct Ask;

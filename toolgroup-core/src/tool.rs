@@ -61,12 +61,11 @@ pub trait Tool: Send + Sync + 'static {
     /// result (or the invalid-arguments error) to `out`, which is `None`. Generated code does
     /// not override it.
     ///
-    /// `out` is `None` on entry (the caller's contract). It is filled by `Option::replace`,
-    /// and the old `None` forgotten rather than dropped: an assignment (`get_or_insert_with`
-    /// assigns too) first calls the result's drop glue on the old value, an out-of-line call
-    /// on every call, and LLVM then built the result in a temporary and copied it. Forgotten,
-    /// the result is written in place. (A `Some` passed in by mistake would be leaked, never
-    /// dropped twice.)
+    /// `out` is `None` on entry (the caller's contract). Invariant: fill it with
+    /// `Option::replace` and forget the old `None`; don't assign (`get_or_insert_with`
+    /// assigns too), which calls the result's drop glue out of line and builds the result in
+    /// a temporary before copying it. (A `Some` passed in by mistake is leaked, never dropped
+    /// twice.)
     #[doc(hidden)]
     #[inline(always)]
     fn call_sync_into(

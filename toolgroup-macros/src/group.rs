@@ -351,14 +351,14 @@ fn group_impl(
             const NAME: &'static str = #name;
             const DESCRIPTION: &'static str = #description;
             const INSTRUCTIONS: #p::Option<&'static str> = #instructions;
-            const TOOL_INFOS: &'static [&'static #krate::ToolInfo] = &[#(#infos),*];
+            const TOOL_INFOS: &'static [&'static #krate::meta::ToolInfo] = &[#(#infos),*];
 
             fn call_tool<'__toolgroup>(
                 &'__toolgroup self,
                 __toolgroup_tool: usize,
                 __toolgroup_ctx: #krate::ToolContext<'__toolgroup>,
-                __toolgroup_args: #krate::Arguments<'__toolgroup>,
-            ) -> impl #p::Future<Output = #p::Result<#krate::CallResult, #krate::ArgumentError>> + #p::Send + '__toolgroup {
+                __toolgroup_args: #krate::args::Arguments<'__toolgroup>,
+            ) -> impl #p::Future<Output = #p::Result<#krate::CallResult, #krate::args::ArgumentError>> + #p::Send + '__toolgroup {
                 async move {
                     match __toolgroup_tool {
                         #(#arms)*
@@ -377,7 +377,7 @@ fn group_impl(
                 &'__toolgroup self,
                 __toolgroup_tool: usize,
                 __toolgroup_ctx: &#krate::ToolContext<'__toolgroup>,
-                __toolgroup_args: &#krate::Arguments<'__toolgroup>,
+                __toolgroup_args: &#krate::args::Arguments<'__toolgroup>,
                 __toolgroup_out: &mut #p::Option<#krate::CallResult>,
             ) -> #p::SyncCall {
                 match __toolgroup_tool {

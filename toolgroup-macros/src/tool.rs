@@ -617,10 +617,10 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
         impl #krate::Tool for #marker {
             type State = #state_ty;
             type Args = #args_ty;
-            const INFO: #krate::ToolInfo = #krate::ToolInfo {
+            const INFO: #krate::meta::ToolInfo = #krate::meta::ToolInfo {
                 name: #name,
                 description: #description,
-                annotations: #krate::ToolAnnotations {
+                annotations: #krate::meta::ToolAnnotations {
                     read_only: #read_only,
                     destructive: #destructive,
                     idempotent: #idempotent,
@@ -628,7 +628,7 @@ pub(crate) fn generate(model: &ToolModel, owner: Owner<'_>) -> TokenStream {
                 },
                 timeout: #timeout,
                 schemas: {
-                    fn __toolgroup_schemas() -> &'static #krate::ToolSchemas {
+                    fn __toolgroup_schemas() -> &'static #krate::meta::ToolSchemas {
                         static __TOOLGROUP_SCHEMAS: #p::SchemaCell = #p::SchemaCell::new();
                         __TOOLGROUP_SCHEMAS.get_or_init(|| #p::build_schemas::<#args_ty>(#output_schema))
                     }

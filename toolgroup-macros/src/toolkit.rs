@@ -238,12 +238,12 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
 
             /// The group's tools, in source order.
-            pub const fn tools(self) -> &'static [&'static #krate::ToolInfo] {
+            pub const fn tools(self) -> &'static [&'static #krate::meta::ToolInfo] {
                 match self { #(Self::#variants => <#sw_types as #krate::ToolGroup>::TOOL_INFOS,)* }
             }
         }
 
-        impl #krate::GroupId for #group_enum {
+        impl #krate::registry::GroupId for #group_enum {
             const ALL: &'static [Self] = #group_enum::ALL;
             fn slot(self) -> usize {
                 match self { #(Self::#variants => #slots,)* }
@@ -260,8 +260,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
 
         impl ::core::str::FromStr for #group_enum {
-            type Err = #krate::UnknownGroup;
-            fn from_str(s: &str) -> #p::Result<Self, #krate::UnknownGroup> {
+            type Err = #krate::registry::UnknownGroup;
+            fn from_str(s: &str) -> #p::Result<Self, #krate::registry::UnknownGroup> {
                 #krate::__private::parse_group::<Self>(s)
             }
         }
@@ -278,7 +278,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             type Reset = #reset_ty;
             type Bits = [u64; #words];
             const EMPTY: [u64; #words] = [0; #words];
-            const GROUPS: &'static [#krate::GroupInfo] = &[
+            const GROUPS: &'static [#krate::meta::GroupInfo] = &[
                 #( #krate::__private::group_info::<#all_types>(#all_basic), )*
             ];
             const SWITCHABLE: &'static [usize] = &[#(#sw_index),*];
@@ -288,8 +288,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 group: usize,
                 tool: usize,
                 ctx: #krate::ToolContext<'__toolgroup>,
-                args: #krate::Arguments<'__toolgroup>,
-            ) -> impl #p::Future<Output = #p::Result<#krate::CallResult, #krate::ArgumentError>> + #p::Send + '__toolgroup {
+                args: #krate::args::Arguments<'__toolgroup>,
+            ) -> impl #p::Future<Output = #p::Result<#krate::CallResult, #krate::args::ArgumentError>> + #p::Send + '__toolgroup {
                 async move {
                     match group {
                         #( #dispatch_arms )*
@@ -304,7 +304,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 group: usize,
                 tool: usize,
                 ctx: &#krate::ToolContext<'__toolgroup>,
-                args: &#krate::Arguments<'__toolgroup>,
+                args: &#krate::args::Arguments<'__toolgroup>,
                 out: &mut #p::Option<#krate::CallResult>,
             ) -> #p::SyncCall {
                 match group {

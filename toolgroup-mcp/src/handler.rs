@@ -15,8 +15,8 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{
-    CallContext, CallResult, Content, Progress, RESET_TOOLS, Registry, Session, ToolCall,
-    ToolDefinition, Toolkit,
+    CallContext, CallResult, Content, Registry, Session, ToolCall, ToolDefinition, Toolkit,
+    context::Progress, meta::RESET_TOOLS,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};

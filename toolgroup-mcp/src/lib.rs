@@ -96,7 +96,7 @@ use std::sync::Arc;
 use rmcp::model::{Implementation, Tool};
 use serde_json::Value;
 use toolgroup_core::provider::{Provider, Rendered};
-use toolgroup_core::{GroupId, Registry, Session, Toolkit};
+use toolgroup_core::{Registry, Session, Toolkit, registry::GroupId};
 
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]

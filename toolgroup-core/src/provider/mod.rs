@@ -30,12 +30,12 @@
 //!   field that is not an `Option`): strict mode makes every property required, optional
 //!   ones as a union with `null`, and such a field would reject the `null`;
 //! - for Anthropic, a recursive type, and tools beyond the per-request budgets
-//!   ([`ANTHROPIC_MAX_STRICT_TOOLS`], [`ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS`],
-//!   [`ANTHROPIC_MAX_STRICT_UNION_PARAMS`]), spent in listing order;
+//!   ([`ANTHROPIC_MAX_STRICT_TOOLS`](limits::ANTHROPIC_MAX_STRICT_TOOLS), [`ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS`](limits::ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS),
+//!   [`ANTHROPIC_MAX_STRICT_UNION_PARAMS`](limits::ANTHROPIC_MAX_STRICT_UNION_PARAMS)), spent in listing order;
 //! - keywords with no strict equivalent: `allOf`, `not`, `if`/`then`/`else`, tuples
 //!   (`prefixItems`), `patternProperties`, `unevaluatedProperties`...;
-//! - for OpenAI, a schema over the size limits ([`OPENAI_STRICT_MAX_PROPERTIES`],
-//!   [`OPENAI_STRICT_MAX_NESTING`], [`OPENAI_STRICT_MAX_ENUM_VALUES`]).
+//! - for OpenAI, a schema over the size limits ([`OPENAI_STRICT_MAX_PROPERTIES`](limits::OPENAI_STRICT_MAX_PROPERTIES),
+//!   [`OPENAI_STRICT_MAX_NESTING`](limits::OPENAI_STRICT_MAX_NESTING), [`OPENAI_STRICT_MAX_ENUM_VALUES`](limits::OPENAI_STRICT_MAX_ENUM_VALUES)).
 //!
 //! # Delivery modes
 //!
@@ -82,21 +82,26 @@ mod openai;
 mod render;
 mod schema;
 
-pub use anthropic::{
-    ANTHROPIC_MAX_IMAGE_BYTES, ANTHROPIC_MAX_MEDIA_BYTES, ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS,
-    ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_UNION_PARAMS,
-};
 pub use decode::{DecodeError, MissingCallId};
 pub use format::{AllowMode, Strictness};
-pub use gemini::{GEMINI_MAX_FUNCTIONS, GEMINI_MAX_INLINE_BYTES};
 pub use mcp::{McpOutputSchema, mcp_output_schema};
-pub use openai::{OPENAI_MAX_MEDIA_BYTES, OPENAI_MAX_TOOLS};
 pub use render::{Rendered, RenderedTool};
 pub use schema::{
-    NotStrict, OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING,
-    OPENAI_STRICT_MAX_PROPERTIES, anthropic_strict, gemini_json_schema, gemini_legacy_schema,
-    openai_strict,
+    NotStrict, anthropic_strict, gemini_json_schema, gemini_legacy_schema, openai_strict,
 };
+
+/// The providers' documented limits that the renderers enforce or work around.
+pub mod limits {
+    pub use super::anthropic::{
+        ANTHROPIC_MAX_IMAGE_BYTES, ANTHROPIC_MAX_MEDIA_BYTES, ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS,
+        ANTHROPIC_MAX_STRICT_TOOLS, ANTHROPIC_MAX_STRICT_UNION_PARAMS,
+    };
+    pub use super::gemini::{GEMINI_MAX_FUNCTIONS, GEMINI_MAX_INLINE_BYTES};
+    pub use super::openai::{OPENAI_MAX_MEDIA_BYTES, OPENAI_MAX_TOOLS};
+    pub use super::schema::{
+        OPENAI_STRICT_MAX_ENUM_VALUES, OPENAI_STRICT_MAX_NESTING, OPENAI_STRICT_MAX_PROPERTIES,
+    };
+}
 
 use std::fmt;
 use std::str::FromStr;
@@ -169,8 +174,8 @@ impl Provider {
     /// The most tools one request may declare, when the provider states a limit.
     pub const fn max_tools(self) -> Option<usize> {
         match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses => Some(OPENAI_MAX_TOOLS),
-            Provider::Gemini | Provider::GeminiLegacy => Some(GEMINI_MAX_FUNCTIONS),
+            Provider::OpenAiChat | Provider::OpenAiResponses => Some(limits::OPENAI_MAX_TOOLS),
+            Provider::Gemini | Provider::GeminiLegacy => Some(limits::GEMINI_MAX_FUNCTIONS),
             Provider::Anthropic | Provider::AnthropicStrict | Provider::Mcp => None,
         }
     }

@@ -325,10 +325,10 @@ impl<R: Registry> Rendered<R> {
     ///
     /// A result whose media (the base64 of its images, audio and binary resources) pass the
     /// provider's limit is sent as an error result naming the sizes instead, so the model can
-    /// try something smaller: [`OPENAI_MAX_MEDIA_BYTES`](super::OPENAI_MAX_MEDIA_BYTES),
-    /// [`ANTHROPIC_MAX_MEDIA_BYTES`](super::ANTHROPIC_MAX_MEDIA_BYTES) and
-    /// [`ANTHROPIC_MAX_IMAGE_BYTES`](super::ANTHROPIC_MAX_IMAGE_BYTES) (per image),
-    /// [`GEMINI_MAX_INLINE_BYTES`](super::GEMINI_MAX_INLINE_BYTES). MCP states no limit.
+    /// try something smaller: [`OPENAI_MAX_MEDIA_BYTES`](super::limits::OPENAI_MAX_MEDIA_BYTES),
+    /// [`ANTHROPIC_MAX_MEDIA_BYTES`](super::limits::ANTHROPIC_MAX_MEDIA_BYTES) and
+    /// [`ANTHROPIC_MAX_IMAGE_BYTES`](super::limits::ANTHROPIC_MAX_IMAGE_BYTES) (per image),
+    /// [`GEMINI_MAX_INLINE_BYTES`](super::limits::GEMINI_MAX_INLINE_BYTES). MCP states no limit.
     ///
     /// # Errors
     ///

@@ -13,21 +13,12 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Map, Value, json};
 
 use crate::args::Arguments;
-use crate::meta::{GroupInfo, ToolAnnotations, ToolDefinition};
+pub(crate) use crate::meta::RESET_TOOLS;
+use crate::meta::{GroupInfo, RESET_TOOLS_DESCRIPTION, ToolAnnotations, ToolDefinition};
 use crate::registry::{GroupId, Registry};
 use crate::result::CallResult;
 use crate::session::Session;
 use rustc_hash::FxHashMap;
-
-/// The meta tool's name; no tool may use it.
-///
-/// The runtime's one definition. `toolgroup-macros` checks names while expanding (to point at
-/// the user's token) with its own copy, since a proc-macro crate cannot depend on the runtime;
-/// its messages are worded like the runtime's const checks, and `tests/ui` covers both.
-pub const RESET_TOOLS: &str = "reset_tools";
-
-/// The meta tool's description.
-pub const RESET_TOOLS_DESCRIPTION: &str = "Choose which tool groups are active. Give every group's final state: true to make it active, false to make it inactive (a group left out becomes inactive). Only the tools of active groups are available; the answer lists what changed and the instructions of newly activated groups.";
 
 /// The `reset_tools` definition of a registry, or `None` when it has no switchable group.
 pub(crate) fn definition(groups: &[GroupInfo], switchable: &[usize]) -> Option<ToolDefinition> {

@@ -6,8 +6,8 @@ use std::sync::{Arc, PoisonError};
 use rustc_hash::FxHashMap;
 
 use crate::dynamic::{HiddenTool, ToolSet, is_valid_tool_name};
+use crate::meta::RESET_TOOLS;
 use crate::registry::Registry;
-use crate::reset::RESET_TOOLS;
 
 use crate::meta::ToolDefinition;
 

@@ -13,9 +13,9 @@ use tracing::Span;
 use crate::args::Arguments;
 use crate::context::CallContext;
 use crate::echo::echo;
+use crate::meta::RESET_TOOLS;
 use crate::policy::{Decision, PolicyRequest};
 use crate::registry::Registry;
-use crate::reset::RESET_TOOLS;
 use crate::session::Session;
 
 use super::Toolkit;

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use crate::meta::RESET_TOOLS;
 use crate::meta::{GroupInfo, ToolDefinition};
 use crate::registry::Registry;
-use crate::reset::RESET_TOOLS;
 use crate::session::Session;
 
 use super::Toolkit;

@@ -186,7 +186,7 @@ impl<R: Registry> Toolkit<R> {
     }
 
     /// A policy evaluated before every call, `reset_tools` included (replacing any earlier
-    /// one). See [`Policy`] and [`RequireApproval`](crate::RequireApproval).
+    /// one). See [`Policy`] and [`RequireApproval`](crate::policy::RequireApproval).
     pub fn with_policy(mut self, policy: impl Policy) -> Self {
         self.policy = Some(Arc::new(policy));
         self
@@ -208,7 +208,7 @@ impl<R: Registry> Toolkit<R> {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use toolgroup::middleware::{IdempotentCache, MaxResultSize};
+    /// use toolgroup::middleware::{IdempotentCacheLayer, MaxResultSizeLayer};
     /// # use toolgroup::prelude::*;
     /// # /// Echo.
     /// # #[tool] fn echo(
@@ -219,8 +219,8 @@ impl<R: Registry> Toolkit<R> {
     /// # #[toolkit] struct Kit { #[basic] echo: Echo }
     ///
     /// let toolkit = Toolkit::new(Kit { echo: Echo })
-    ///     .layer(MaxResultSize::new(16 * 1024))
-    ///     .layer(IdempotentCache::new(1000, Duration::from_secs(60)));
+    ///     .layer(MaxResultSizeLayer::new(16 * 1024))
+    ///     .layer(IdempotentCacheLayer::new(1000, Duration::from_secs(60)));
     /// ```
     pub fn layer<L>(mut self, layer: L) -> Self
     where

@@ -36,10 +36,10 @@ pub struct web_search {}
 impl ::toolgroup::Tool for web_search {
     type State = ();
     type Args = WebSearchArgs;
-    const INFO: ::toolgroup::ToolInfo = ::toolgroup::ToolInfo {
+    const INFO: ::toolgroup::meta::ToolInfo = ::toolgroup::meta::ToolInfo {
         name: "web_search",
         description: "Search the web.",
-        annotations: ::toolgroup::ToolAnnotations {
+        annotations: ::toolgroup::meta::ToolAnnotations {
             read_only: ::toolgroup::__private::Some(true),
             destructive: ::toolgroup::__private::None,
             idempotent: ::toolgroup::__private::None,
@@ -49,7 +49,7 @@ impl ::toolgroup::Tool for web_search {
             ::toolgroup::__private::Duration::from_millis(5000u64),
         ),
         schemas: {
-            fn __toolgroup_schemas() -> &'static ::toolgroup::ToolSchemas {
+            fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
                 __TOOLGROUP_SCHEMAS
                     .get_or_init(|| ::toolgroup::__private::build_schemas::<

@@ -33,10 +33,10 @@ pub struct forecast {}
 impl ::toolgroup::Tool for forecast {
     type State = ();
     type Args = ForecastArgs;
-    const INFO: ::toolgroup::ToolInfo = ::toolgroup::ToolInfo {
+    const INFO: ::toolgroup::meta::ToolInfo = ::toolgroup::meta::ToolInfo {
         name: "forecast",
         description: "Forecast the weather.",
-        annotations: ::toolgroup::ToolAnnotations {
+        annotations: ::toolgroup::meta::ToolAnnotations {
             read_only: ::toolgroup::__private::None,
             destructive: ::toolgroup::__private::None,
             idempotent: ::toolgroup::__private::Some(true),
@@ -44,7 +44,7 @@ impl ::toolgroup::Tool for forecast {
         },
         timeout: ::toolgroup::__private::None,
         schemas: {
-            fn __toolgroup_schemas() -> &'static ::toolgroup::ToolSchemas {
+            fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
                 __TOOLGROUP_SCHEMAS
                     .get_or_init(|| ::toolgroup::__private::build_schemas::<

@@ -12,7 +12,7 @@ impl ::toolgroup::ToolGroup for Web {
     const INSTRUCTIONS: ::toolgroup::__private::Option<&'static str> = ::toolgroup::__private::Some(
         "Cite the URL of every result you use.",
     );
-    const TOOL_INFOS: &'static [&'static ::toolgroup::ToolInfo] = &[
+    const TOOL_INFOS: &'static [&'static ::toolgroup::meta::ToolInfo] = &[
         &<search as ::toolgroup::Tool>::INFO,
         &<pages::fetch as ::toolgroup::Tool>::INFO,
         &<write as ::toolgroup::Tool>::INFO,
@@ -21,11 +21,11 @@ impl ::toolgroup::ToolGroup for Web {
         &'__toolgroup self,
         __toolgroup_tool: usize,
         __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
-        __toolgroup_args: ::toolgroup::Arguments<'__toolgroup>,
+        __toolgroup_args: ::toolgroup::args::Arguments<'__toolgroup>,
     ) -> impl ::toolgroup::__private::Future<
         Output = ::toolgroup::__private::Result<
             ::toolgroup::CallResult,
-            ::toolgroup::ArgumentError,
+            ::toolgroup::args::ArgumentError,
         >,
     > + ::toolgroup::__private::Send + '__toolgroup {
         async move {
@@ -79,7 +79,7 @@ impl ::toolgroup::ToolGroup for Web {
         &'__toolgroup self,
         __toolgroup_tool: usize,
         __toolgroup_ctx: &::toolgroup::ToolContext<'__toolgroup>,
-        __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
+        __toolgroup_args: &::toolgroup::args::Arguments<'__toolgroup>,
         __toolgroup_out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
     ) -> ::toolgroup::__private::SyncCall {
         match __toolgroup_tool {

@@ -33,10 +33,10 @@ struct __toolgroup_Database_db_query {}
 impl ::toolgroup::Tool for __toolgroup_Database_db_query {
     type State = Database;
     type Args = DbQueryArgs;
-    const INFO: ::toolgroup::ToolInfo = ::toolgroup::ToolInfo {
+    const INFO: ::toolgroup::meta::ToolInfo = ::toolgroup::meta::ToolInfo {
         name: "db_query",
         description: "Run a query.",
-        annotations: ::toolgroup::ToolAnnotations {
+        annotations: ::toolgroup::meta::ToolAnnotations {
             read_only: ::toolgroup::__private::None,
             destructive: ::toolgroup::__private::None,
             idempotent: ::toolgroup::__private::None,
@@ -44,7 +44,7 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
         },
         timeout: ::toolgroup::__private::None,
         schemas: {
-            fn __toolgroup_schemas() -> &'static ::toolgroup::ToolSchemas {
+            fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
                 __TOOLGROUP_SCHEMAS
                     .get_or_init(|| ::toolgroup::__private::build_schemas::<
@@ -103,10 +103,10 @@ struct __toolgroup_Database_db_count {}
 impl ::toolgroup::Tool for __toolgroup_Database_db_count {
     type State = Database;
     type Args = DbCountArgs;
-    const INFO: ::toolgroup::ToolInfo = ::toolgroup::ToolInfo {
+    const INFO: ::toolgroup::meta::ToolInfo = ::toolgroup::meta::ToolInfo {
         name: "db_count",
         description: "Count the rows (a plain `fn` keeps its own `inline` attribute).",
-        annotations: ::toolgroup::ToolAnnotations {
+        annotations: ::toolgroup::meta::ToolAnnotations {
             read_only: ::toolgroup::__private::None,
             destructive: ::toolgroup::__private::None,
             idempotent: ::toolgroup::__private::None,
@@ -114,7 +114,7 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_count {
         },
         timeout: ::toolgroup::__private::None,
         schemas: {
-            fn __toolgroup_schemas() -> &'static ::toolgroup::ToolSchemas {
+            fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
                 __TOOLGROUP_SCHEMAS
                     .get_or_init(|| ::toolgroup::__private::build_schemas::<
@@ -173,7 +173,7 @@ impl ::toolgroup::ToolGroup for Database {
     const INSTRUCTIONS: ::toolgroup::__private::Option<&'static str> = ::toolgroup::__private::Some(
         "Use transactions.",
     );
-    const TOOL_INFOS: &'static [&'static ::toolgroup::ToolInfo] = &[
+    const TOOL_INFOS: &'static [&'static ::toolgroup::meta::ToolInfo] = &[
         &<__toolgroup_Database_db_query as ::toolgroup::Tool>::INFO,
         &<__toolgroup_Database_db_count as ::toolgroup::Tool>::INFO,
     ];
@@ -181,11 +181,11 @@ impl ::toolgroup::ToolGroup for Database {
         &'__toolgroup self,
         __toolgroup_tool: usize,
         __toolgroup_ctx: ::toolgroup::ToolContext<'__toolgroup>,
-        __toolgroup_args: ::toolgroup::Arguments<'__toolgroup>,
+        __toolgroup_args: ::toolgroup::args::Arguments<'__toolgroup>,
     ) -> impl ::toolgroup::__private::Future<
         Output = ::toolgroup::__private::Result<
             ::toolgroup::CallResult,
-            ::toolgroup::ArgumentError,
+            ::toolgroup::args::ArgumentError,
         >,
     > + ::toolgroup::__private::Send + '__toolgroup {
         async move {
@@ -231,7 +231,7 @@ impl ::toolgroup::ToolGroup for Database {
         &'__toolgroup self,
         __toolgroup_tool: usize,
         __toolgroup_ctx: &::toolgroup::ToolContext<'__toolgroup>,
-        __toolgroup_args: &::toolgroup::Arguments<'__toolgroup>,
+        __toolgroup_args: &::toolgroup::args::Arguments<'__toolgroup>,
         __toolgroup_out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
     ) -> ::toolgroup::__private::SyncCall {
         match __toolgroup_tool {

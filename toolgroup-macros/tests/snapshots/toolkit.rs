@@ -45,13 +45,13 @@ impl AgentGroup {
         }
     }
     /// The group's tools, in source order.
-    pub const fn tools(self) -> &'static [&'static ::toolgroup::ToolInfo] {
+    pub const fn tools(self) -> &'static [&'static ::toolgroup::meta::ToolInfo] {
         match self {
             Self::WebSearch => <WebSearch as ::toolgroup::ToolGroup>::TOOL_INFOS,
         }
     }
 }
-impl ::toolgroup::GroupId for AgentGroup {
+impl ::toolgroup::registry::GroupId for AgentGroup {
     const ALL: &'static [Self] = AgentGroup::ALL;
     fn slot(self) -> usize {
         match self {
@@ -68,10 +68,10 @@ impl ::core::fmt::Display for AgentGroup {
     }
 }
 impl ::core::str::FromStr for AgentGroup {
-    type Err = ::toolgroup::UnknownGroup;
+    type Err = ::toolgroup::registry::UnknownGroup;
     fn from_str(
         s: &str,
-    ) -> ::toolgroup::__private::Result<Self, ::toolgroup::UnknownGroup> {
+    ) -> ::toolgroup::__private::Result<Self, ::toolgroup::registry::UnknownGroup> {
         ::toolgroup::__private::parse_group::<Self>(s)
     }
 }
@@ -99,7 +99,7 @@ impl ::toolgroup::Registry for Agent {
     type Reset = AgentReset;
     type Bits = [u64; 1usize];
     const EMPTY: [u64; 1usize] = [0; 1usize];
-    const GROUPS: &'static [::toolgroup::GroupInfo] = &[
+    const GROUPS: &'static [::toolgroup::meta::GroupInfo] = &[
         ::toolgroup::__private::group_info::<Notes>(true),
         ::toolgroup::__private::group_info::<WebSearch>(false),
     ];
@@ -109,11 +109,11 @@ impl ::toolgroup::Registry for Agent {
         group: usize,
         tool: usize,
         ctx: ::toolgroup::ToolContext<'__toolgroup>,
-        args: ::toolgroup::Arguments<'__toolgroup>,
+        args: ::toolgroup::args::Arguments<'__toolgroup>,
     ) -> impl ::toolgroup::__private::Future<
         Output = ::toolgroup::__private::Result<
             ::toolgroup::CallResult,
-            ::toolgroup::ArgumentError,
+            ::toolgroup::args::ArgumentError,
         >,
     > + ::toolgroup::__private::Send + '__toolgroup {
         async move {
@@ -150,7 +150,7 @@ impl ::toolgroup::Registry for Agent {
         group: usize,
         tool: usize,
         ctx: &::toolgroup::ToolContext<'__toolgroup>,
-        args: &::toolgroup::Arguments<'__toolgroup>,
+        args: &::toolgroup::args::Arguments<'__toolgroup>,
         out: &mut ::toolgroup::__private::Option<::toolgroup::CallResult>,
     ) -> ::toolgroup::__private::SyncCall {
         match group {

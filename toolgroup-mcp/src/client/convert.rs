@@ -2,7 +2,7 @@
 
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::Value;
-use toolgroup_core::{CallResult, Content, ToolAnnotations};
+use toolgroup_core::{CallResult, Content, meta::ToolAnnotations};
 
 use super::RemoteTool;
 
@@ -63,7 +63,7 @@ pub(super) fn result(result: CallToolResult) -> CallResult {
 mod tests {
     use rmcp::model::ContentBlock;
     use serde_json::json;
-    use toolgroup_core::ResourceContents;
+    use toolgroup_core::result::ResourceContents;
 
     use super::*;
 

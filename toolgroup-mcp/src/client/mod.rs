@@ -89,7 +89,7 @@ use serde_json::{Map, Value};
 use tokio::sync::watch;
 use tokio::time::Instant;
 pub use tokio_util::sync::CancellationToken;
-use toolgroup_core::{Arguments, CallResult, ToolAnnotations};
+use toolgroup_core::{CallResult, args::Arguments, meta::ToolAnnotations};
 
 use handler::Handler;
 pub use names::{

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use toolgroup_core::RESET_TOOLS;
+use toolgroup_core::meta::RESET_TOOLS;
 
 /// The longest tool name every provider accepts.
 pub const MAX_TOOL_NAME_LEN: usize = 64;

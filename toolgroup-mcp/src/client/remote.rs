@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use toolgroup_core::dynamic::{DynamicTool, DynamicTools, ToolSet};
-use toolgroup_core::{Arguments, BoxFuture, CallResult, ToolContext, ToolDefinition};
+use toolgroup_core::{BoxFuture, CallResult, ToolContext, ToolDefinition, args::Arguments};
 
 use super::{CallOptions, NameProblem, RemoteTools, expose_names};
 

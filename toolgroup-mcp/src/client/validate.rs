@@ -7,7 +7,7 @@
 //! left to the server. Problems name the argument's path, never its value.
 
 use serde_json::{Map, Value};
-use toolgroup_core::ArgumentError;
+use toolgroup_core::args::ArgumentError;
 
 /// How deep nested schemas are followed.
 const MAX_DEPTH: usize = 32;

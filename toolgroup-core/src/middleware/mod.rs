@@ -1,0 +1,138 @@
+//! Middleware: tower layers around every tool call.
+//!
+//! A tool call is a [`tower_service::Service`]`<`[`ToolRequest`]`>` answering a
+//! [`CallResult`]; [`Toolkit::layer`](crate::Toolkit::layer) wraps it in any
+//! [`tower_layer::Layer`]. So the ecosystem's layers work as they are: tower's
+//! `ConcurrencyLimitLayer`, `TimeoutLayer`, `LoadShedLayer`, `RateLimitLayer` (behind a
+//! `BufferLayer`, since a rate limiter cannot be cloned), and your own.
+//!
+//! # Order
+//!
+//! For each call that names a known, available tool (`reset_tools` included): the
+//! [`Policy`](crate::policy::Policy) first (a refusal runs no layer), then the layers, **the last one
+//! added outermost** (as with axum's `Router::layer`; use `tower::ServiceBuilder` to list
+//! them top-down), then the tool with its own timeout. Unknown tools and tools of inactive
+//! groups are answered before any of this.
+//!
+//! # What a layer can do
+//!
+//! Read or rewrite the request (`arguments`, `extensions`), short-circuit with its own
+//! [`CallResult`] (the tool does not run), observe or rewrite the result, time the call. An
+//! error from a layer (tower's `Elapsed`, `Overloaded`...) ends the call as an error result
+//! naming the tool and the error; a panic in a layer is contained like a panic in a tool. A
+//! `reset_tools` call's new state is applied to the session only if the innermost service
+//! ran it and the call's result is not an error.
+//!
+//! # Shipped layers
+//!
+//! Each is a [`Layer`](tower_layer::Layer) named `FooLayer` whose service is `Foo<S>`, as in
+//! tower: [`AuditLayer`] (one record per call), [`MaxResultSizeLayer`] (caps what reaches
+//! the model) and [`IdempotentCacheLayer`] (reuses results of tools marked `idempotent`).
+
+mod audit;
+mod cache;
+mod cap;
+
+use std::task::{Context, Poll};
+
+use tower_service::Service;
+
+use crate::futures::BoxFuture;
+use crate::result::CallResult;
+
+pub use self::audit::{Audit, AuditLayer, AuditRecord};
+pub use self::cache::{IdempotentCache, IdempotentCacheLayer};
+pub use self::cap::{MaxResultSize, MaxResultSizeLayer};
+pub use crate::toolkit::layers::{BoxError, ToolRequest, ToolService};
+
+/// The response future of the shipped layers' services.
+type ToolFuture = BoxFuture<'static, Result<CallResult, BoxError>>;
+
+/// What a shipped layer does around the service it wraps: given the request and a way to
+/// call the inner service, the response.
+trait Around: Clone + Send + Sync + 'static {
+    /// Answer `request`, calling `next` to run the inner service (or not, to short-circuit).
+    fn around(
+        &self,
+        request: ToolRequest,
+        next: &mut dyn FnMut(ToolRequest) -> ToolFuture,
+    ) -> ToolFuture;
+}
+
+/// Declares a shipped layer's service type `$service<S>` (the inner service plus the layer)
+/// and implements `Layer` for `$layer` and `Service` for the service through [`Around`].
+macro_rules! layer_service {
+    ($(#[$doc:meta])* $service:ident, $layer:ty) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $service<S> {
+            inner: S,
+            layer: $layer,
+        }
+
+        impl<S> tower_layer::Layer<S> for $layer {
+            type Service = $service<S>;
+            fn layer(&self, inner: S) -> $service<S> {
+                $service {
+                    inner,
+                    layer: self.clone(),
+                }
+            }
+        }
+
+        impl<S> std::fmt::Debug for $service<S> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($service))
+                    .field("layer", &self.layer)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl<S> tower_service::Service<crate::middleware::ToolRequest> for $service<S>
+        where
+            S: tower_service::Service<
+                    crate::middleware::ToolRequest,
+                    Response = crate::result::CallResult,
+                >,
+            S::Error: Into<crate::middleware::BoxError>,
+            S::Future: Send + 'static,
+        {
+            type Response = crate::result::CallResult;
+            type Error = crate::middleware::BoxError;
+            type Future = crate::middleware::ToolFuture;
+
+            fn poll_ready(
+                &mut self,
+                cx: &mut std::task::Context<'_>,
+            ) -> std::task::Poll<Result<(), crate::middleware::BoxError>> {
+                crate::middleware::poll_inner(&mut self.inner, cx)
+            }
+
+            fn call(&mut self, request: crate::middleware::ToolRequest) -> Self::Future {
+                crate::middleware::Around::around(&self.layer, request, &mut crate::middleware::calling(&mut self.inner))
+            }
+        }
+    };
+}
+use layer_service;
+
+fn poll_inner<S>(inner: &mut S, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>>
+where
+    S: Service<ToolRequest, Response = CallResult>,
+    S::Error: Into<BoxError>,
+{
+    inner.poll_ready(cx).map_err(Into::into)
+}
+
+/// `next` for [`Around::around`]: calls `inner`, its error boxed.
+fn calling<S>(inner: &mut S) -> impl FnMut(ToolRequest) -> ToolFuture + '_
+where
+    S: Service<ToolRequest, Response = CallResult>,
+    S::Error: Into<BoxError>,
+    S::Future: Send + 'static,
+{
+    move |request| {
+        let future = inner.call(request);
+        Box::pin(async move { future.await.map_err(Into::into) })
+    }
+}
