@@ -65,18 +65,21 @@ impl CallContext {
     }
 
     /// The provider's id for the call (passed to the tool, the policy and the layers).
+    #[must_use]
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
         self.id = Some(id.into());
         self
     }
 
     /// Add one value of per-call data (replacing a previous value of the same type).
+    #[must_use]
     pub fn with_extension<T: Clone + Send + Sync + 'static>(mut self, value: T) -> Self {
         self.extensions.insert(value);
         self
     }
 
     /// Replace the per-call data with `extensions`.
+    #[must_use]
     pub fn with_extensions(mut self, extensions: Extensions) -> Self {
         self.extensions = extensions;
         self
@@ -85,6 +88,7 @@ impl CallContext {
     /// Observe progress reports and partial output of the running tool. The observer runs on
     /// the tool's task, inside the call: keep it short (send to a channel for real work). A
     /// panic in it is contained like a panic in the tool.
+    #[must_use]
     pub fn on_progress(
         mut self,
         observer: impl Fn(&ProgressEvent<'_>) + Send + Sync + 'static,
@@ -96,6 +100,7 @@ impl CallContext {
     /// Cancel the call when `token` is cancelled: the call ends as an error result, the tool's
     /// future is dropped, and tools that check [`ToolContext::is_cancelled`] in blocking or
     /// long-running work can stop early.
+    #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancel = Some(token);
         self

@@ -104,6 +104,12 @@ impl IntoCallResult for Audio {
 /// conversion by value; held in the probe, it would be copied in and out of it on every call.
 pub struct OutputProbe<T>(PhantomData<fn() -> T>);
 
+impl<T> std::fmt::Debug for OutputProbe<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OutputProbe")
+    }
+}
+
 impl<T> OutputProbe<T> {
     /// A probe for outputs of type `T`.
     // Only generated code makes probes: a `Default` impl would be API nobody calls.

@@ -169,6 +169,7 @@ impl<A: Approver> RequireApproval<A> {
     }
 
     /// Also ask before calling `tool`.
+    #[must_use]
     pub fn tool(mut self, tool: impl Into<String>) -> Self {
         self.tools.insert(tool.into());
         self

@@ -42,6 +42,7 @@ impl Annotations {
     }
 
     /// Meant for these roles only.
+    #[must_use]
     pub fn with_audience(mut self, audience: impl IntoIterator<Item = Role>) -> Self {
         self.audience = Some(audience.into_iter().collect());
         self
@@ -52,6 +53,7 @@ impl Annotations {
     /// # Panics
     ///
     /// If `priority` is not within `0.0..=1.0` (NaN included): MCP defines no other value.
+    #[must_use]
     pub fn with_priority(mut self, priority: f64) -> Self {
         assert!(
             (0.0..=1.0).contains(&priority),
@@ -62,6 +64,7 @@ impl Annotations {
     }
 
     /// Last modified at this ISO 8601 timestamp (`2026-01-12T15:00:58Z`).
+    #[must_use]
     pub fn with_last_modified(mut self, timestamp: impl Into<String>) -> Self {
         self.last_modified = Some(timestamp.into());
         self
@@ -154,6 +157,7 @@ impl ResourceContents {
     }
 
     /// With a MIME type.
+    #[must_use]
     pub fn with_mime_type(mut self, mime: impl Into<String>) -> Self {
         match &mut self {
             ResourceContents::Text { mime_type, .. } | ResourceContents::Blob { mime_type, .. } => {
@@ -312,6 +316,7 @@ impl Content {
 
     /// For a resource link: its description, MIME type and size in bytes (each optional).
     /// Other blocks are returned unchanged.
+    #[must_use]
     pub fn with_link_details(
         mut self,
         description: Option<String>,
@@ -333,6 +338,7 @@ impl Content {
     }
 
     /// With annotations (replacing any).
+    #[must_use]
     pub fn with_annotations(mut self, annotations: Annotations) -> Self {
         let slot = match &mut self {
             Content::Text { annotations, .. }
@@ -506,12 +512,14 @@ impl CallResult {
     }
 
     /// Attach structured content.
+    #[must_use]
     pub fn with_structured(mut self, value: Value) -> Self {
         self.structured_content = Some(value);
         self
     }
 
     /// Add a content block.
+    #[must_use]
     pub fn with_content(mut self, block: impl Into<Content>) -> Self {
         self.content.push(block.into());
         self

@@ -81,6 +81,8 @@ pub trait Tool: Send + Sync + 'static {
             out,
             |out, args| {
                 debug_assert!(out.is_none(), "the result slot is empty");
+                // The forgotten value is the slot's old `None`: nothing leaks.
+                #[allow(clippy::mem_forget)]
                 std::mem::forget(out.replace(Self::call_sync(state, *ctx, args)));
                 SyncCall::Ran
             },

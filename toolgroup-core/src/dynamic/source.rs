@@ -64,12 +64,14 @@ impl DynamicTool {
     }
 
     /// Set the output schema.
+    #[must_use]
     pub fn with_output_schema(mut self, schema: Value) -> Self {
         self.output_schema = Some(schema);
         self
     }
 
     /// Set the annotations.
+    #[must_use]
     pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.annotations = annotations;
         self

@@ -53,6 +53,7 @@ impl IdempotentCacheLayer {
     }
 
     /// Keep results apart by `scope(request)` (`None`: do not cache this call).
+    #[must_use]
     pub fn scope(
         mut self,
         scope: impl Fn(&ToolRequest) -> Option<String> + Send + Sync + 'static,

@@ -55,6 +55,7 @@ impl ToolCall {
     }
 
     /// Set the provider's call id.
+    #[must_use]
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
         self.id = Some(id.into());
         self
@@ -173,6 +174,7 @@ impl<R: Registry> Toolkit<R> {
     /// Whether to show `reset_tools` to the model (default `true`). With `false` the
     /// application alone switches groups (through [`Session`]), and a model's call to
     /// `reset_tools` is an unknown tool.
+    #[must_use]
     pub fn with_reset_tools(mut self, expose: bool) -> Self {
         self.expose_reset = expose;
         self
@@ -180,6 +182,7 @@ impl<R: Registry> Toolkit<R> {
 
     /// A timeout for tools that do not set their own. Calls with a timeout need a Tokio
     /// runtime with the time driver enabled.
+    #[must_use]
     pub fn with_default_timeout(mut self, timeout: Duration) -> Self {
         self.default_timeout = Some(timeout);
         self
@@ -187,6 +190,7 @@ impl<R: Registry> Toolkit<R> {
 
     /// A policy evaluated before every call, `reset_tools` included (replacing any earlier
     /// one). See [`Policy`] and [`RequireApproval`](crate::policy::RequireApproval).
+    #[must_use]
     pub fn with_policy(mut self, policy: impl Policy) -> Self {
         self.policy = Some(Arc::new(policy));
         self
@@ -197,6 +201,7 @@ impl<R: Registry> Toolkit<R> {
     /// A panic is a bug, and its message can carry internals (a connection string, a path).
     /// By default the model reads only that the tool failed, and the message goes to
     /// `tracing` (an `error` event inside the call's span). Turn this on during development.
+    #[must_use]
     pub fn with_panic_details(mut self, show: bool) -> Self {
         self.panic_details = show;
         self
@@ -222,6 +227,7 @@ impl<R: Registry> Toolkit<R> {
     ///     .layer(MaxResultSizeLayer::new(16 * 1024))
     ///     .layer(IdempotentCacheLayer::new(1000, Duration::from_secs(60)));
     /// ```
+    #[must_use]
     pub fn layer<L>(mut self, layer: L) -> Self
     where
         L: Layer<ToolService>,
