@@ -97,9 +97,9 @@ def resolve(path, here, mods, is_mod_file):
         cur = []
         segs = segs[1:]
     else:
+        # `here` is the module's own path (`a::b` for a/b.rs and for a/b/mod.rs), so each
+        # `super` drops one segment.
         cur = here.split("::") if here else []
-        if not is_mod_file:
-            cur = cur[:-1]
         while segs and segs[0] == "super":
             cur = cur[:-1]
             segs = segs[1:]
@@ -118,11 +118,15 @@ def graph(src):
         base = os.path.basename(path)
         is_mod_file = base in ("mod.rs", "lib.rs", "main.rs")
         text = strip_tests(strip_comments(open(path).read()))
+        # Visibilities (`pub(super)`, `pub(in crate::a)`) are not imports.
+        text = re.sub(r"pub\((?:crate|super|self|in [\w:]+)\)", "pub", text)
         for p in expand_use_paths(text):
             target = resolve(p, m, mods, is_mod_file)
             if target is None or target == m or target == "":
                 continue
-            # A module naming its own descendant is its business; the root names everything.
+            # A folder module is one noun: its `mod.rs` declares, re-exports and uses its
+            # children, which use its items; only edges between siblings (and across folders)
+            # count. The crate root names everything.
             if m == "" or target.startswith(m + "::") if m else True:
                 continue
             # Likewise a child naming its parent's items is fine only if the parent does not

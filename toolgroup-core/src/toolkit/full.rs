@@ -20,9 +20,8 @@ use crate::session::Session;
 
 use super::Toolkit;
 use super::call::Cx;
-use super::layers::Target;
 use super::messages;
-use super::run::{Outcome, Parts, contained};
+use super::run::{Outcome, Parts, Target, contained};
 
 impl<R: Registry> Toolkit<R> {
     /// The full path, in the call's span, cancellable.

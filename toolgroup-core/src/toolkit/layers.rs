@@ -4,21 +4,20 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use tower_service::Service;
 
 use crate::args::{Arguments, ArgumentsBuf};
 use crate::context::{CancellationToken, Extensions, ProgressFn};
 use crate::futures::BoxFuture;
-use crate::meta::{ToolAnnotations, ToolDefinition};
+use crate::meta::ToolAnnotations;
 use crate::registry::Registry;
 use crate::reset::Handoff;
 use crate::result::CallResult;
 use crate::session::Session;
 
 use super::messages;
-use super::run::{Parts, contained};
+use super::run::{Parts, Target, contained};
 use super::{Core, Toolkit};
 
 /// The error type of tool services: any error, boxed (what tower's own layers produce).
@@ -51,22 +50,6 @@ pub(crate) struct Inner {
     /// For `reset_tools`: the session before the call, and where the new one goes.
     reset: Option<Handoff>,
     panic_details: bool,
-}
-
-/// What a resolved call runs.
-#[derive(Clone, Copy)]
-pub(crate) enum Target {
-    Reset,
-    Tool {
-        index: u32,
-        timeout: Option<Duration>,
-    },
-    /// A tool found at run time: its group's index in `R::GROUPS`.
-    Dynamic {
-        group: u32,
-        definition: &'static ToolDefinition,
-        timeout: Option<Duration>,
-    },
 }
 
 /// The type-erased toolkit, as the innermost service runs it.

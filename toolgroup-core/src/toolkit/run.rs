@@ -15,8 +15,23 @@ use crate::reset::{self, RESET_TOOLS};
 use crate::result::CallResult;
 use crate::tool::SyncCall;
 
-use super::layers::Target;
 use super::{Core, Slot, messages};
+
+/// What a resolved call runs.
+#[derive(Clone, Copy)]
+pub(crate) enum Target {
+    Reset,
+    Tool {
+        index: u32,
+        timeout: Option<Duration>,
+    },
+    /// A tool found at run time: its group's index in `R::GROUPS`.
+    Dynamic {
+        group: u32,
+        definition: &'static ToolDefinition,
+        timeout: Option<Duration>,
+    },
+}
 
 /// A resolved call's parts, borrowed from the caller or from a [`ToolRequest`](super::layers::ToolRequest):
 /// what the policy, the layers and the tool's context are built from.
