@@ -23,6 +23,7 @@ type Inner<R> = StreamableHttpService<McpHandler<R>, LocalSessionManager>;
 /// The MCP Streamable HTTP endpoint of a toolkit, as a tower service (from
 /// [`McpServer::http_service`]). Mount it with axum: `Router::new().nest_service("/mcp",
 /// service)`.
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub struct McpHttpService<R: Registry> {
     server: McpServer<R>,
     inner: Inner<R>,

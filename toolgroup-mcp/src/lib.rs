@@ -78,7 +78,7 @@
 //! a Streamable HTTP URL): their tools, kept up to date, and calls that answer error results
 //! for every failure, reconnecting with backoff.
 
-#![warn(missing_docs, unreachable_pub)]
+#![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "client")]

@@ -137,6 +137,7 @@ mod redis_store {
     /// `{prefix}{key}`, written with `SET` (optionally with an expiry, refreshed by every
     /// save).
     #[derive(Clone)]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub struct RedisStore {
         connection: redis::aio::MultiplexedConnection,
         prefix: String,

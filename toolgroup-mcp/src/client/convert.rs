@@ -4,7 +4,7 @@ use rmcp::model::{CallToolResult, Tool};
 use serde_json::Value;
 use toolgroup_core::{CallResult, Content, meta::ToolAnnotations};
 
-use super::RemoteTool;
+use super::list::RemoteTool;
 
 /// A listed tool as a [`RemoteTool`]: the title is the tool's own, else its annotations'.
 pub(super) fn tool(tool: Tool) -> RemoteTool {

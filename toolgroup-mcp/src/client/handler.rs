@@ -1,17 +1,16 @@
-//! The client side of one connection: re-lists on `notifications/tools/list_changed` and
-//! routes `notifications/progress` to the call that asked for it.
+//! The client side of one connection: passes `notifications/tools/list_changed` on to the
+//! connection's owner (which re-lists) and routes `notifications/progress` to the call that
+//! asked for it.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, Weak};
+use std::sync::Mutex;
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProgressToken,
 };
 use rmcp::service::NotificationContext;
-use rmcp::{ClientHandler, RoleClient};
+use rmcp::{ClientHandler, Peer, RoleClient};
 use tokio::sync::mpsc;
-
-use super::Inner;
 
 /// Progress notifications that arrived before their call registered (the token is known
 /// only once the request is sent): kept briefly, at most this many.
@@ -23,15 +22,18 @@ struct Routes {
     early: VecDeque<ProgressNotificationParam>,
 }
 
+/// What to do on `notifications/tools/list_changed`, given the connection's peer.
+type OnListChanged = Box<dyn Fn(Peer<RoleClient>) + Send + Sync>;
+
 pub(super) struct Handler {
-    inner: Weak<Inner>,
+    on_list_changed: OnListChanged,
     progress: Mutex<Routes>,
 }
 
 impl Handler {
-    pub(super) fn new(inner: Weak<Inner>) -> Self {
+    pub(super) fn new(on_list_changed: impl Fn(Peer<RoleClient>) + Send + Sync + 'static) -> Self {
         Handler {
-            inner,
+            on_list_changed: Box::new(on_list_changed),
             progress: Mutex::new(Routes::default()),
         }
     }
@@ -67,11 +69,7 @@ impl Handler {
 
 impl ClientHandler for Handler {
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
-        // The notification is handled on its own task, but the re-list waits for responses
-        // that this connection's loop delivers: run it apart, never inline.
-        if let Some(inner) = self.inner.upgrade() {
-            tokio::spawn(async move { inner.relist(context.peer).await });
-        }
+        (self.on_list_changed)(context.peer);
     }
 
     async fn on_progress(

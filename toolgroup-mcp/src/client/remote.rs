@@ -8,7 +8,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use toolgroup_core::dynamic::{DynamicTool, DynamicTools, ToolSet};
 use toolgroup_core::{BoxFuture, CallResult, ToolContext, ToolDefinition, args::Arguments};
 
-use super::{CallOptions, NameProblem, RemoteTools, expose_names};
+use super::list::RemoteTool;
+use super::names::{NameProblem, expose_names};
+use super::options::CallOptions;
+use super::remote_tools::RemoteTools;
 
 /// The tools of a remote MCP server as the tools of one toolkit group.
 ///
@@ -106,7 +109,7 @@ impl Remote {
         for problem in &names.problems {
             tracing::warn!(server = self.connection.server().label(), %problem, "a remote tool is not exposed");
         }
-        let by_name: HashMap<&str, &super::RemoteTool> =
+        let by_name: HashMap<&str, &RemoteTool> =
             list.tools.iter().map(|t| (t.name.as_str(), t)).collect();
         let mut remote = HashMap::with_capacity(names.names.len());
         let tools: Vec<DynamicTool> = names

@@ -1,0 +1,35 @@
+//! [`NotStrict`]: why a schema has no strict rendering, which makes the caller fall back to
+//! the non-strict one.
+
+use std::fmt;
+
+/// Why a schema cannot be rendered in a provider's strict mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NotStrict {
+    /// Where in the schema, as a JSON pointer (`/properties/weights`); empty for the root.
+    pub path: String,
+    /// What rule the schema breaks there.
+    pub reason: String,
+}
+
+impl NotStrict {
+    pub(super) fn new(path: &str, reason: impl Into<String>) -> Self {
+        NotStrict {
+            path: path.to_owned(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for NotStrict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "the schema {}", self.reason)
+        } else {
+            write!(f, "`{}` {}", self.path, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for NotStrict {}

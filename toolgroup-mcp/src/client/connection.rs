@@ -1,0 +1,280 @@
+//! One connection's life: opening it (spawn or reach, handshake, list), reconnecting with
+//! backoff, forgetting a lost one, and publishing the tool list.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use rmcp::service::RunningService;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{Peer, RoleClient, ServiceExt as _};
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::convert;
+use super::error::{RemoteError, seconds};
+use super::handler::Handler;
+use super::list::{RemoteTool, ToolList};
+use super::server::{Endpoint, RemoteServer, Stderr};
+
+pub(super) struct Connection {
+    pub(super) service: RunningService<RoleClient, Handler>,
+    pub(super) generation: u64,
+}
+
+impl Connection {
+    pub(super) fn is_open(&self) -> bool {
+        !self.service.is_closed() && !self.service.peer().is_transport_closed()
+    }
+}
+
+struct State {
+    conn: Option<Arc<Connection>>,
+    /// Failed connection attempts since the last success.
+    failures: u32,
+    /// No attempt before this instant.
+    retry_at: Option<Instant>,
+    /// Why the last connection ended or the last attempt failed.
+    last_error: String,
+}
+
+/// What the clones of one [`RemoteTools`](super::RemoteTools) share.
+pub(super) struct Inner {
+    pub(super) server: RemoteServer,
+    state: tokio::sync::Mutex<State>,
+    pub(super) list: watch::Sender<ToolList>,
+    relist_gate: tokio::sync::Mutex<()>,
+    generation: AtomicU64,
+}
+
+impl Inner {
+    /// Connect to `server` and list every page of its tools.
+    pub(super) async fn connect(server: RemoteServer) -> Result<Arc<Self>, RemoteError> {
+        let inner = Arc::new(Inner {
+            server,
+            state: tokio::sync::Mutex::new(State {
+                conn: None,
+                failures: 0,
+                retry_at: None,
+                last_error: String::new(),
+            }),
+            list: watch::Sender::new(ToolList {
+                version: 0,
+                tools: Arc::new(Vec::new()),
+            }),
+            relist_gate: tokio::sync::Mutex::new(()),
+            generation: AtomicU64::new(0),
+        });
+        let mut state = inner.state.lock().await;
+        let (conn, tools) = inner.open().await?;
+        state.conn = Some(conn);
+        inner.list.send_modify(|list| list.tools = Arc::new(tools));
+        drop(state);
+        Ok(inner)
+    }
+
+    /// Whether the current connection is up.
+    pub(super) async fn is_connected(&self) -> bool {
+        let state = self.state.lock().await;
+        state.conn.as_ref().is_some_and(|c| c.is_open())
+    }
+
+    /// Drop the current connection and connect again now, ignoring the backoff.
+    pub(super) async fn reconnect(self: &Arc<Self>) -> Result<(), RemoteError> {
+        let mut state = self.state.lock().await;
+        state.conn = None;
+        match self.open().await {
+            Ok((conn, tools)) => {
+                self.connected(&mut state, conn);
+                self.publish(tools);
+                Ok(())
+            }
+            Err(e) => {
+                self.attempt_failed(&mut state, &e);
+                Err(e)
+            }
+        }
+    }
+
+    /// Spawn or reach the server, handshake and list every tool, within the connect timeout.
+    async fn open(self: &Arc<Self>) -> Result<(Arc<Connection>, Vec<RemoteTool>), RemoteError> {
+        let server = &self.server;
+        let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+        let inner = Arc::downgrade(self);
+        let handler = Handler::new(move |peer| {
+            // The notification is handled on its own task, but the re-list waits for responses
+            // that this connection's loop delivers: run it apart, never inline.
+            if let Some(inner) = inner.upgrade() {
+                tokio::spawn(async move { inner.relist(peer).await });
+            }
+        });
+        let label = || server.label.clone();
+        let handshake = |e: &dyn fmt::Display| RemoteError::Handshake {
+            server: label(),
+            detail: e.to_string(),
+        };
+        let connect = async {
+            let service = match &server.endpoint {
+                Endpoint::Stdio {
+                    program,
+                    args,
+                    env,
+                    dir,
+                    stderr,
+                } => {
+                    let mut command = tokio::process::Command::new(program);
+                    command
+                        .args(args)
+                        .envs(env.iter().cloned())
+                        .kill_on_drop(true);
+                    if let Some(dir) = dir {
+                        command.current_dir(dir);
+                    }
+                    let stderr = match stderr {
+                        Stderr::Inherit => std::process::Stdio::inherit(),
+                        Stderr::Discard => std::process::Stdio::null(),
+                    };
+                    let (transport, _) = TokioChildProcess::builder(command)
+                        .stderr(stderr)
+                        .spawn()
+                        .map_err(|e| RemoteError::Spawn {
+                            server: label(),
+                            detail: e.to_string(),
+                        })?;
+                    handler.serve(transport).await.map_err(|e| handshake(&e))?
+                }
+                Endpoint::Http {
+                    url,
+                    bearer,
+                    headers,
+                } => {
+                    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                        .custom_headers(headers.clone());
+                    if let Some(token) = bearer {
+                        config = config.auth_header(token.clone());
+                    }
+                    let transport = StreamableHttpClientTransport::from_config(config);
+                    handler.serve(transport).await.map_err(|e| handshake(&e))?
+                }
+            };
+            let tools = service
+                .peer()
+                .list_all_tools()
+                .await
+                .map_err(|e| RemoteError::List {
+                    server: label(),
+                    detail: e.to_string(),
+                })?;
+            Ok::<_, RemoteError>((service, tools))
+        };
+        let (service, tools) = tokio::time::timeout(server.connect_timeout, connect)
+            .await
+            .map_err(|_| RemoteError::Timeout {
+                server: label(),
+                after: server.connect_timeout,
+            })??;
+        tracing::debug!(server = %server.label, tools = tools.len(), "connected to the MCP server");
+        let conn = Arc::new(Connection {
+            service,
+            generation,
+        });
+        Ok((conn, tools.into_iter().map(convert::tool).collect()))
+    }
+
+    fn connected(&self, state: &mut State, conn: Arc<Connection>) {
+        state.conn = Some(conn);
+        state.failures = 0;
+        state.retry_at = None;
+    }
+
+    fn attempt_failed(&self, state: &mut State, error: &RemoteError) -> Duration {
+        state.failures = state.failures.saturating_add(1);
+        let delay = self.server.backoff(state.failures);
+        state.retry_at = Some(Instant::now() + delay);
+        state.last_error = error.to_string();
+        tracing::warn!(server = %self.server.label, %error, retry_in = ?delay, "reconnecting to the MCP server failed");
+        delay
+    }
+
+    /// The open connection, reconnecting first when it was lost and the backoff allows.
+    pub(super) async fn connection(self: &Arc<Self>) -> Result<Arc<Connection>, String> {
+        let mut state = self.state.lock().await;
+        if let Some(conn) = &state.conn {
+            if conn.is_open() {
+                return Ok(conn.clone());
+            }
+            state.conn = None;
+            state.last_error = "the connection closed".to_owned();
+        }
+        if let Some(at) = state.retry_at {
+            let now = Instant::now();
+            if at > now {
+                return Err(format!(
+                    "the MCP server `{}` is unreachable ({}); the client tries to reconnect in {}. Retry later",
+                    self.server.label,
+                    state.last_error,
+                    seconds(at - now)
+                ));
+            }
+        }
+        match self.open().await {
+            Ok((conn, tools)) => {
+                tracing::info!(server = %self.server.label, "reconnected to the MCP server");
+                self.connected(&mut state, conn.clone());
+                self.publish(tools);
+                Ok(conn)
+            }
+            Err(e) => {
+                let delay = self.attempt_failed(&mut state, &e);
+                Err(format!(
+                    "{e}; the client tries to reconnect again in {}. Retry later",
+                    seconds(delay)
+                ))
+            }
+        }
+    }
+
+    /// The connection `generation` failed: forget it, so that the next call reconnects.
+    pub(super) async fn lost(&self, generation: u64, why: &str) {
+        let mut state = self.state.lock().await;
+        if state
+            .conn
+            .as_ref()
+            .is_some_and(|c| c.generation == generation)
+        {
+            tracing::warn!(server = %self.server.label, why, "lost the connection to the MCP server");
+            state.conn = None;
+            state.failures = 0;
+            state.retry_at = None;
+            state.last_error = why.to_owned();
+        }
+    }
+
+    /// Replace the list if it changed, bumping the version.
+    fn publish(&self, tools: Vec<RemoteTool>) {
+        self.list.send_if_modified(|list| {
+            if *list.tools == tools {
+                return false;
+            }
+            list.version += 1;
+            list.tools = Arc::new(tools);
+            true
+        });
+    }
+
+    /// List every tool again (after `notifications/tools/list_changed`).
+    async fn relist(self: Arc<Self>, peer: Peer<RoleClient>) {
+        let _gate = self.relist_gate.lock().await;
+        match tokio::time::timeout(self.server.call_timeout, peer.list_all_tools()).await {
+            Ok(Ok(tools)) => self.publish(tools.into_iter().map(convert::tool).collect()),
+            Ok(Err(error)) => {
+                tracing::warn!(server = %self.server.label, %error, "re-listing the tools failed; keeping the previous list");
+            }
+            Err(_) => {
+                tracing::warn!(server = %self.server.label, "re-listing the tools timed out; keeping the previous list");
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! [`RemoteTools`]: the client's handle, listing and calling the remote tools.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use tokio::sync::watch;
+use toolgroup_core::{args::Arguments, CallResult};
+
+use super::call::{cancelled, unknown_tool};
+use super::connection::Inner;
+use super::error::RemoteError;
+use super::list::{RemoteTool, ToolList};
+use super::options::CallOptions;
+use super::server::RemoteServer;
+use super::validate;
+
+/// A live connection to a remote MCP server: its tools, kept up to date, and calls to them.
+/// Cheap to clone (clones share the connection); the connection closes when the last clone
+/// is dropped, and a stdio child is then killed by a task on the Tokio runtime (so drop the
+/// last clone inside the runtime, as rmcp requires of its child-process transport).
+#[derive(Clone)]
+pub struct RemoteTools {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for RemoteTools {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = self.inner.list.borrow();
+        f.debug_struct("RemoteTools")
+            .field("server", &self.inner.server.label)
+            .field("version", &list.version)
+            .field("tools", &list.tools.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl RemoteTools {
+    /// Connect to `server` and list every page of its tools.
+    ///
+    /// # Errors
+    ///
+    /// The child process could not be started, the server could not be reached or did not
+    /// complete the handshake, listing failed, or all this took longer than the connect
+    /// timeout.
+    pub async fn connect(server: RemoteServer) -> Result<Self, RemoteError> {
+        let inner = Inner::connect(server).await?;
+        Ok(RemoteTools { inner })
+    }
+
+    /// The server's settings.
+    pub fn server(&self) -> &RemoteServer {
+        &self.inner.server
+    }
+
+    /// The current tools, in the server's order.
+    pub fn tools(&self) -> Arc<Vec<RemoteTool>> {
+        self.inner.list.borrow().tools.clone()
+    }
+
+    /// The version of the current list (see [`ToolList::version`]).
+    pub fn version(&self) -> u64 {
+        self.inner.list.borrow().version
+    }
+
+    /// A receiver that sees every new list (`changed().await` wakes on the next one).
+    pub fn watch(&self) -> watch::Receiver<ToolList> {
+        self.inner.list.subscribe()
+    }
+
+    /// Whether the connection is up (as far as the client knows: a dead HTTP server is
+    /// noticed at the next request).
+    pub async fn is_connected(&self) -> bool {
+        self.inner.is_connected().await
+    }
+
+    /// Drop the current connection and connect again now (ignoring the backoff), listing
+    /// the tools again.
+    ///
+    /// # Errors
+    ///
+    /// As for [`connect`](Self::connect); the next call then waits for the backoff.
+    pub async fn reconnect(&self) -> Result<(), RemoteError> {
+        self.inner.reconnect().await
+    }
+
+    /// Call the remote tool `name` (its name on the server) with `arguments` (a JSON object,
+    /// as text or a value). See [`call_with`](Self::call_with).
+    pub async fn call<'a>(&self, name: &str, arguments: impl Into<Arguments<'a>>) -> CallResult {
+        self.call_with(name, arguments, CallOptions::new()).await
+    }
+
+    /// Call the remote tool `name` with `arguments` and per-call options (cancellation,
+    /// progress, timeout).
+    ///
+    /// Never panics nor fails: every problem is an error result (see the
+    /// [module docs](super)). A tool not in [`tools`](Self::tools), or arguments that do not
+    /// fit its input schema, are refused without contacting the server.
+    pub async fn call_with<'a>(
+        &self,
+        name: &str,
+        arguments: impl Into<Arguments<'a>>,
+        options: CallOptions<'_>,
+    ) -> CallResult {
+        let list = self.inner.list.borrow().clone();
+        let Some(tool) = list.tools.iter().find(|t| t.name == name) else {
+            return unknown_tool(name, &list.tools);
+        };
+        let arguments = match arguments.into().parse::<Map<String, Value>>() {
+            Ok(a) => a,
+            Err(e) => return CallResult::error(format!("`{name}` was not run: {e}")),
+        };
+        if let Err(e) = validate::check(&tool.input_schema, &arguments) {
+            return CallResult::error(format!("`{name}` was not run: {e}"));
+        }
+        let cancel = options.cancellation.clone().unwrap_or_default();
+        let conn = tokio::select! {
+            conn = self.inner.connection() => conn,
+            () = cancel.cancelled() => return cancelled(name),
+        };
+        let conn = match conn {
+            Ok(conn) => conn,
+            Err(why) => return CallResult::error(format!("`{name}` was not run: {why}")),
+        };
+        let timeout = options.timeout.unwrap_or(self.inner.server.call_timeout);
+        self.inner
+            .send(&conn, name, arguments, timeout, &cancel, options.progress)
+            .await
+    }
+}
