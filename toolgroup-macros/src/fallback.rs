@@ -11,7 +11,7 @@ use syn::{Ident, ItemFn, Type, Visibility};
 
 use crate::attr::{self, ToolArgs};
 use crate::docs;
-use crate::group::expand::{self as group_expand, Meta};
+use crate::group::expand::{self as group_expand, Facts};
 use crate::group::model::{self as group_model, ImplGroup, StructGroup};
 use crate::names;
 use crate::tokens::unraw;
@@ -114,7 +114,7 @@ pub(crate) fn struct_group(group: StructGroup, error: syn::Error, site: u64) -> 
     } else if group.remote {
         let krate = attr::krate(&group.args.krate);
         let name = stub_group_name(&group.meta, &item.ident);
-        let meta = Meta {
+        let meta = Facts {
             name: &name,
             description: "",
             instructions: None,
@@ -138,7 +138,7 @@ fn group_stub(
 ) -> TokenStream {
     let krate = attr::krate(&args.krate);
     let name = stub_group_name(meta, ident);
-    let meta = Meta {
+    let meta = Facts {
         name: &name,
         description: "",
         instructions: None,

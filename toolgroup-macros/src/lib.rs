@@ -2,9 +2,9 @@
 //! `toolgroup` crate, which documents them; this crate's API is an implementation detail.
 //!
 //! Each macro runs in phases, as serde_derive and thiserror do: the attribute's keys
-//! ([`attr`]) -> a model of the item, with spans ([`tool::model`], [`group::model`],
-//! [`toolkit::model`]) -> the checks, one function per rule, all errors collected ([`ctxt`])
-//! -> the generated code, or on error the item beside stub impls ([`fallback`]).
+//! (`attr`) -> a model of the item, with spans (`tool::model`, `group::model`,
+//! `toolkit::model`) -> the checks, one function per rule, all errors collected (`ctxt`) ->
+//! the generated code (`*::expand`), or on error the item beside stub impls (`fallback`).
 
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

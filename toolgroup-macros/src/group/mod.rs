@@ -2,7 +2,7 @@
 //! struct naming free `#[tool]` functions with `tools = [...]` (a stateless group, or with
 //! `remote` one whose tools are found at run time). Phases: the attribute's keys
 //! ([`crate::attr`]), the [`model`] (with each method's tool model), the [`check`]s, then
-//! [`expand`] (or the fallback, on error).
+//! [`expand`](mod@expand) (or the fallback, on error).
 
 pub(crate) mod check;
 pub(crate) mod expand;

@@ -1,7 +1,7 @@
 //! `#[tool_group]`'s model: the group's facts, and for an impl block each `#[tool]` method as
-//! a [`Tool`](crate::tool::model::Tool). Building it reports nothing but what `#[tool]`'s own
-//! keys say, and that is kept with the method, so that [`check`](super::check) reports each
-//! method's errors together, in source order.
+//! a [`Tool`]. Building it reports nothing itself; what a method's `#[tool(...)]` keys get
+//! wrong is kept with the method, so that [`check`](super::check) reports each method's errors
+//! together, in source order.
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;

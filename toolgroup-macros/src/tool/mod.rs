@@ -1,5 +1,5 @@
 //! `#[tool]`: one tool function. Phases: its attribute's keys ([`crate::attr`]), the
-//! [`model`] of the function, the [`check`]s, then [`expand`] (or the fallback, on error).
+//! [`model`] of the function, the [`check`]s, then [`expand`](mod@expand) (or the fallback, on error).
 //! `#[tool_group]` runs the same phases for each `#[tool]` method.
 
 pub(crate) mod check;

@@ -1,6 +1,6 @@
 //! `#[toolkit]`: a struct whose fields are groups becomes a typed registry, with the group
 //! enum, the typed reset value and compile-time checks across all groups. Phases: the
-//! attribute's keys ([`crate::attr`]), the [`model`], the [`check`]s, then [`expand`] (or the
+//! attribute's keys ([`crate::attr`]), the [`model`], the [`check`]s, then [`expand`](mod@expand) (or the
 //! fallback, on error).
 
 pub(crate) mod check;
