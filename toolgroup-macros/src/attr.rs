@@ -6,9 +6,9 @@ use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
-use syn::{LitBool, LitStr, Path, Token};
+use syn::{Attribute, LitBool, LitStr, Path, Token};
 
-use crate::ctxt::Errors;
+use crate::ctxt::Ctxt;
 
 /// A value set by an attribute key, with the key's span (for errors found after parsing,
 /// such as two keys that contradict each other).
@@ -17,12 +17,7 @@ pub(crate) struct Spanned<T> {
     pub(crate) key: Span,
 }
 
-fn set<T>(
-    slot: &mut Option<Spanned<T>>,
-    meta: &ParseNestedMeta<'_>,
-    value: T,
-    errors: &mut Errors,
-) {
+fn set<T>(slot: &mut Option<Spanned<T>>, meta: &ParseNestedMeta<'_>, value: T, cx: &Ctxt) {
     let span = meta
         .path
         .segments
@@ -30,7 +25,7 @@ fn set<T>(
         .map_or_else(Span::call_site, |s| s.ident.span());
     if slot.is_some() {
         let key = path_name(&meta.path);
-        errors.at(span, format!("duplicate `{key}`: give each argument once"));
+        cx.at(span, format!("duplicate `{key}`: give each argument once"));
     } else {
         *slot = Some(Spanned { value, key: span });
     }
@@ -56,19 +51,14 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
 
 fn parse_keys(
     tokens: TokenStream,
-    errors: &mut Errors,
+    cx: &Ctxt,
     known: &str,
-    mut each: impl FnMut(&str, &ParseNestedMeta<'_>, &mut Errors) -> syn::Result<bool>,
+    mut each: impl FnMut(&str, &ParseNestedMeta<'_>) -> syn::Result<bool>,
 ) {
     let parser = syn::meta::parser(|meta| {
         let key = path_name(&meta.path);
-        let key = if key == "crate" {
-            "crate".to_owned()
-        } else {
-            key
-        };
-        if !each(&key, &meta, errors)? {
-            errors.spanned(
+        if !each(&key, &meta)? {
+            cx.spanned(
                 &meta.path,
                 format!("unknown argument `{key}`; expected {known}"),
             );
@@ -77,7 +67,7 @@ fn parse_keys(
         Ok(())
     });
     if let Err(e) = parser.parse2(tokens) {
-        errors.push(e);
+        cx.push(e);
     }
 }
 
@@ -122,31 +112,31 @@ pub(crate) struct ToolArgs {
     pub(crate) krate: Option<Spanned<Path>>,
 }
 
-pub(crate) fn parse_tool_args(tokens: TokenStream, errors: &mut Errors) -> ToolArgs {
+pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
     let mut args = ToolArgs::default();
     parse_keys(
         tokens,
-        errors,
+        cx,
         "`name`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout` or `crate`",
-        |key, meta, errors| {
+        |key, meta| {
             match key {
-                "name" => set(&mut args.name, meta, lit_str(meta)?, errors),
-                "description" => set(&mut args.description, meta, lit_str(meta)?, errors),
-                "read_only" => set(&mut args.read_only, meta, flag(meta)?, errors),
-                "destructive" => set(&mut args.destructive, meta, flag(meta)?, errors),
-                "idempotent" => set(&mut args.idempotent, meta, flag(meta)?, errors),
-                "open_world" => set(&mut args.open_world, meta, flag(meta)?, errors),
+                "name" => set(&mut args.name, meta, lit_str(meta)?, cx),
+                "description" => set(&mut args.description, meta, lit_str(meta)?, cx),
+                "read_only" => set(&mut args.read_only, meta, flag(meta)?, cx),
+                "destructive" => set(&mut args.destructive, meta, flag(meta)?, cx),
+                "idempotent" => set(&mut args.idempotent, meta, flag(meta)?, cx),
+                "open_world" => set(&mut args.open_world, meta, flag(meta)?, cx),
                 "timeout" => {
                     let lit = lit_str(meta)?;
                     match parse_duration_ms(&lit.value()) {
-                        Some(ms) => set(&mut args.timeout_ms, meta, ms, errors),
-                        None => errors.spanned(
+                        Some(ms) => set(&mut args.timeout_ms, meta, ms, cx),
+                        None => cx.spanned(
                             &lit,
                             "`timeout` takes a positive duration such as \"500ms\", \"30s\", \"2m\" or \"1h\"",
                         ),
                     }
                 }
-                "crate" => set(&mut args.krate, meta, crate_path(meta)?, errors),
+                "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
                 _ => return Ok(false),
             }
             Ok(true)
@@ -180,26 +170,26 @@ pub(crate) struct GroupArgs {
     pub(crate) krate: Option<Spanned<Path>>,
 }
 
-pub(crate) fn parse_group_args(tokens: TokenStream, errors: &mut Errors) -> GroupArgs {
+pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
     let mut args = GroupArgs::default();
     parse_keys(
         tokens,
-        errors,
+        cx,
         "`name`, `description`, `instructions`, `tools`, `remote` or `crate`",
-        |key, meta, errors| {
+        |key, meta| {
             match key {
-                "remote" => set(&mut args.remote, meta, flag(meta)?, errors),
-                "name" => set(&mut args.name, meta, lit_str(meta)?, errors),
-                "description" => set(&mut args.description, meta, lit_str(meta)?, errors),
-                "instructions" => set(&mut args.instructions, meta, lit_str(meta)?, errors),
+                "remote" => set(&mut args.remote, meta, flag(meta)?, cx),
+                "name" => set(&mut args.name, meta, lit_str(meta)?, cx),
+                "description" => set(&mut args.description, meta, lit_str(meta)?, cx),
+                "instructions" => set(&mut args.instructions, meta, lit_str(meta)?, cx),
                 "tools" => {
                     let content;
                     let value = meta.value()?;
                     syn::bracketed!(content in value);
                     let paths = Punctuated::<Path, Token![,]>::parse_terminated(&content)?;
-                    set(&mut args.tools, meta, paths.into_iter().collect(), errors);
+                    set(&mut args.tools, meta, paths.into_iter().collect(), cx);
                 }
-                "crate" => set(&mut args.krate, meta, crate_path(meta)?, errors),
+                "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
                 _ => return Ok(false),
             }
             Ok(true)
@@ -213,11 +203,11 @@ pub(crate) struct ToolkitArgs {
     pub(crate) krate: Option<Spanned<Path>>,
 }
 
-pub(crate) fn parse_toolkit_args(tokens: TokenStream, errors: &mut Errors) -> ToolkitArgs {
+pub(crate) fn parse_toolkit_args(tokens: TokenStream, cx: &Ctxt) -> ToolkitArgs {
     let mut args = ToolkitArgs::default();
-    parse_keys(tokens, errors, "`crate`", |key, meta, errors| {
+    parse_keys(tokens, cx, "`crate`", |key, meta| {
         match key {
-            "crate" => set(&mut args.krate, meta, crate_path(meta)?, errors),
+            "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
             _ => return Ok(false),
         }
         Ok(true)
@@ -225,9 +215,51 @@ pub(crate) fn parse_toolkit_args(tokens: TokenStream, errors: &mut Errors) -> To
     args
 }
 
+/// Whether `attr` is the `#[tool]` attribute a `#[tool_group]` impl consumes: `#[tool]`,
+/// `#[toolgroup::tool]` (with or without a leading `::`), or `#[<path>::tool]` for the group's
+/// `crate = <path>`. Another crate's `#[x::tool]` is left to its own macro.
+pub(crate) fn is_tool_attr(attr: &Attribute, krate: Option<&Path>) -> bool {
+    let path = attr.path();
+    let idents: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let Some((last, prefix)) = idents.split_last() else {
+        return false;
+    };
+    if last != "tool" || path.segments.iter().any(|s| !s.arguments.is_none()) {
+        return false;
+    }
+    match prefix {
+        // `::tool` would be a crate named `tool`.
+        [] => path.leading_colon.is_none(),
+        [one] if one == "toolgroup" => true,
+        prefix => krate.is_some_and(|k| {
+            k.segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .eq(prefix.iter().cloned())
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_duration_ms;
+    use super::{is_tool_attr, parse_duration_ms};
+    use syn::{Attribute, Path};
+
+    #[test]
+    fn tool_attribute_spellings() {
+        let krate: Path = syn::parse_quote!(reexport::tg);
+        let is = |attr: Attribute, krate: Option<&Path>| is_tool_attr(&attr, krate);
+        assert!(is(syn::parse_quote!(#[tool]), None));
+        assert!(is(syn::parse_quote!(#[tool(name = "x")]), None));
+        assert!(is(syn::parse_quote!(#[toolgroup::tool]), None));
+        assert!(is(syn::parse_quote!(#[::toolgroup::tool]), None));
+        assert!(is(syn::parse_quote!(#[reexport::tg::tool]), Some(&krate)));
+        assert!(!is(syn::parse_quote!(#[reexport::tg::tool]), None));
+        assert!(!is(syn::parse_quote!(#[other::tool]), Some(&krate)));
+        assert!(!is(syn::parse_quote!(#[::tool]), None));
+        assert!(!is(syn::parse_quote!(#[tools]), None));
+        assert!(!is(syn::parse_quote!(#[doc = "tool"]), None));
+    }
 
     #[test]
     fn durations() {

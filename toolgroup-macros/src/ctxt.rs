@@ -1,47 +1,95 @@
-//! Collects every error of an expansion so one compile reports them all.
+//! Collects every error of an expansion so one compile reports them all (serde_derive's
+//! `Ctxt`): the phases push errors here, and the expansion checks once, at the end.
 
-use proc_macro2::TokenStream;
-use quote::ToTokens;
+use std::cell::RefCell;
 use std::fmt::Display;
 
-#[derive(Default)]
-pub(crate) struct Errors {
-    errors: Option<syn::Error>,
+use proc_macro2::Span;
+use quote::ToTokens;
+
+/// The errors of one expansion. Dropping it without [`check`](Ctxt::check) is a bug in the
+/// macro (an error would be lost), so `Drop` panics unless a panic is already under way.
+pub(crate) struct Ctxt {
+    /// `None` once checked.
+    errors: RefCell<Option<Vec<syn::Error>>>,
 }
 
-impl Errors {
-    pub(crate) fn push(&mut self, error: syn::Error) {
-        match &mut self.errors {
-            Some(all) => all.combine(error),
-            None => self.errors = Some(error),
+impl Ctxt {
+    pub(crate) fn new() -> Self {
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
         }
     }
 
-    pub(crate) fn spanned(&mut self, tokens: impl ToTokens, message: impl Display) {
+    pub(crate) fn push(&self, error: syn::Error) {
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("errors pushed after the check")
+            .push(error);
+    }
+
+    pub(crate) fn spanned(&self, tokens: impl ToTokens, message: impl Display) {
         self.push(syn::Error::new_spanned(tokens, message));
     }
 
-    pub(crate) fn at(&mut self, span: proc_macro2::Span, message: impl Display) {
+    pub(crate) fn at(&self, span: Span, message: impl Display) {
         self.push(syn::Error::new(span, message));
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.errors.is_none()
+    /// How many errors were collected so far (to tell whether one phase added any).
+    pub(crate) fn count(&self) -> usize {
+        self.errors.borrow().as_ref().map_or(0, Vec::len)
     }
 
-    /// `Ok(())` if nothing was collected.
-    pub(crate) fn finish(self) -> syn::Result<()> {
-        match self.errors {
-            Some(e) => Err(e),
-            None => Ok(()),
+    /// Every collected error combined, in the order they were pushed; `Ok(())` if none.
+    pub(crate) fn check(self) -> syn::Result<()> {
+        let errors = self.errors.borrow_mut().take().unwrap_or_default();
+        let mut errors = errors.into_iter();
+        let Some(mut all) = errors.next() else {
+            return Ok(());
+        };
+        for e in errors {
+            all.combine(e);
+        }
+        Err(all)
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        if !std::thread::panicking() && self.errors.borrow().is_some() {
+            panic!("toolgroup-macros: an expansion dropped its errors without checking them");
         }
     }
 }
 
-/// The user's item (attributes already stripped) beside the errors, so one mistake does not
-/// cascade into unresolved-name errors and rust-analyzer keeps working.
-pub(crate) fn with_errors(item: impl ToTokens, error: syn::Error) -> TokenStream {
-    let mut out = error.to_compile_error();
-    item.to_tokens(&mut out);
-    out
+#[cfg(test)]
+mod tests {
+    use super::Ctxt;
+    use proc_macro2::Span;
+
+    #[test]
+    fn check_combines_in_order() {
+        let cx = Ctxt::new();
+        assert_eq!(cx.count(), 0);
+        cx.at(Span::call_site(), "first");
+        cx.at(Span::call_site(), "second");
+        assert_eq!(cx.count(), 2);
+        let messages: Vec<String> = cx
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(messages, ["first", "second"]);
+        assert!(Ctxt::new().check().is_ok());
+    }
+
+    #[test]
+    #[should_panic(expected = "without checking them")]
+    fn unchecked_errors_panic_on_drop() {
+        let cx = Ctxt::new();
+        cx.at(Span::call_site(), "lost");
+    }
 }

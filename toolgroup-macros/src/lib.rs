@@ -1,5 +1,10 @@
 //! Procedural macros of [`toolgroup`](https://docs.rs/toolgroup). Use them through the
 //! `toolgroup` crate, which documents them; this crate's API is an implementation detail.
+//!
+//! Each macro runs in phases, as serde_derive and thiserror do: the attribute's keys
+//! (`attr`) -> a model of the item, with spans (`tool::model`, `group::model`,
+//! `toolkit::model`) -> the checks, one function per rule, all errors collected (`ctxt`) ->
+//! the generated code (`*::expand`), or on error the item beside stub impls (`fallback`).
 
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -9,8 +14,10 @@ use proc_macro::TokenStream;
 mod attr;
 mod ctxt;
 mod docs;
+mod fallback;
 mod group;
 mod names;
+mod tokens;
 mod tool;
 mod toolkit;
 
@@ -20,7 +27,7 @@ mod tests;
 /// Turn a function into a tool. Documented in the `toolgroup` crate.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let site = site(&item);
+    let site = docs::macros::site(&item);
     tool::expand(attr.into(), item.into(), site).into()
 }
 
@@ -28,7 +35,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Documented in the `toolgroup` crate.
 #[proc_macro_attribute]
 pub fn tool_group(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let site = site(&item);
+    let site = docs::macros::site(&item);
     group::expand(attr.into(), item.into(), site).into()
 }
 
@@ -36,17 +43,4 @@ pub fn tool_group(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn toolkit(attr: TokenStream, item: TokenStream) -> TokenStream {
     toolkit::expand(attr.into(), item.into()).into()
-}
-
-/// A number for the macro's call site and item: hidden doc macros are named with it, so that
-/// their `#[macro_export]` names are unique in the crate.
-fn site(item: &TokenStream) -> u64 {
-    use std::hash::{Hash as _, Hasher as _};
-    let span = proc_macro::Span::call_site();
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    span.file().hash(&mut hasher);
-    span.line().hash(&mut hasher);
-    span.column().hash(&mut hasher);
-    item.to_string().hash(&mut hasher);
-    hasher.finish()
 }

@@ -1,6 +1,10 @@
 //! Name rules every provider accepts: tools `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`,
 //! groups `^[A-Za-z_][A-Za-z0-9_]{0,63}$` (they become `reset_tools` property names).
 
+use syn::Ident;
+
+use crate::tokens::unraw;
+
 // The reserved names, as the runtime defines them (`toolgroup-core`'s `check.rs`, which
 // words its const-time messages like these). A proc-macro crate cannot depend on the
 // runtime, hence the copy; checking here puts the error on the user's token.
@@ -45,11 +49,11 @@ pub(crate) fn check_group_name(name: &str) -> Option<String> {
     })
 }
 
-/// `web_search` -> `WebSearch`.
-pub(crate) fn pascal(name: &str) -> String {
+/// `web_search` -> `WebSearch` (and `r#type` -> `Type`).
+pub(crate) fn pascal(ident: &Ident) -> String {
     let mut out = String::new();
     let mut upper = true;
-    for c in name.trim_start_matches("r#").chars() {
+    for c in unraw(ident).chars() {
         if c == '_' || c == '-' {
             upper = true;
         } else if upper {
@@ -91,8 +95,8 @@ mod tests {
 
     #[test]
     fn pascal_case() {
-        assert_eq!(pascal("web_search"), "WebSearch");
-        assert_eq!(pascal("r#type"), "Type");
-        assert_eq!(pascal("x"), "X");
+        assert_eq!(pascal(&syn::parse_quote!(web_search)), "WebSearch");
+        assert_eq!(pascal(&syn::parse_quote!(r#type)), "Type");
+        assert_eq!(pascal(&syn::parse_quote!(x)), "X");
     }
 }

@@ -163,3 +163,48 @@ fn inline_is_added_once() {
     assert_eq!(inlines(quote!(#[cfg_attr(all(), inline(never))])), 1);
     assert_eq!(inlines(quote!(#[cfg_attr(test, inline)])), 1);
 }
+
+/// A failed expansion emits the errors, the item, and stubs of what it would have generated
+/// (so a group listing a failed tool, or a toolkit holding a failed group, reports nothing
+/// more); the ui tests `tool_in_group` and `group_in_toolkit` show the compiler's side.
+#[test]
+fn failures_keep_stub_impls() {
+    let text = |tokens: TokenStream| tokens.to_string();
+    let tool = text(crate::tool::expand(
+        quote!(),
+        quote! {
+            fn undocumented(query: String) -> String { query }
+        },
+        6,
+    ));
+    assert!(tool.contains("compile_error"));
+    assert!(tool.contains("impl :: toolgroup :: Tool for undocumented"));
+    assert!(tool.contains("macro_rules ! __toolgroup_doc_undocumented_0000000000000006"));
+    let group = text(crate::group::expand(
+        quote!(description = "No name.", tools = [search]),
+        quote!(
+            struct WebSearch;
+        ),
+        7,
+    ));
+    assert!(group.contains("impl :: toolgroup :: ToolGroup for WebSearch"));
+    assert!(group.contains("const NAME : & 'static str = \"web_search\""));
+    let toolkit = text(crate::toolkit::expand(
+        quote!(),
+        quote!(
+            struct Tuple(Web);
+        ),
+    ));
+    assert!(toolkit.contains("impl :: toolgroup :: Registry for Tuple"));
+    // A tool method outside a group sits in an impl block: no struct can be declared there.
+    let method = text(crate::tool::expand(
+        quote!(),
+        quote! {
+            /// A method.
+            fn lonely(&self) {}
+        },
+        8,
+    ));
+    assert!(method.contains("compile_error"));
+    assert!(!method.contains("impl :: toolgroup :: Tool"));
+}

@@ -1,123 +1,45 @@
-//! `#[toolkit]`: a struct whose fields are groups becomes a typed registry, with the group
-//! enum, the typed reset value and compile-time checks across all groups.
+//! `#[toolkit]`'s generated code: the toolkit's rustdoc, its group enum and typed reset value,
+//! the `Registry` impl, and one compile-time check per field.
 
 use proc_macro2::TokenStream;
-use proc_macro2::{Span, TokenTree};
 use quote::{format_ident, quote};
-use syn::{Fields, Ident, ItemStruct, Type};
+use syn::{Ident, Type};
 
+use super::model::{Field, Toolkit};
 use crate::attr;
-use crate::ctxt::{Errors, with_errors};
 use crate::docs;
 use crate::names;
+use crate::tokens::{respan, unraw};
 
-struct Field {
-    ident: Ident,
-    ty: Type,
-    basic: bool,
+/// The toolkit: the struct with its catalog as rustdoc, the registry, the field checks.
+pub(crate) fn toolkit(mut toolkit: Toolkit) -> TokenStream {
+    let catalog = catalog_doc(&toolkit.fields);
+    toolkit
+        .item
+        .attrs
+        .push(syn::parse_quote!(#[doc = ::core::concat!(#(#catalog),*)]));
+    let registry = registry(&toolkit);
+    let checks = field_checks(&toolkit);
+    let item = &toolkit.item;
+    quote! {
+        #item
+
+        #registry
+
+        #(#checks)*
+    }
 }
 
-pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let args = attr::parse_toolkit_args(attr, &mut errors);
-    let mut item: ItemStruct = match syn::parse2(item.clone()) {
-        Ok(s) => s,
-        Err(_) => {
-            return with_errors(
-                item,
-                syn::Error::new(
-                    proc_macro2::Span::call_site(),
-                    "`#[toolkit]` goes on a struct with named fields, one `#[tool_group]` per field",
-                ),
-            );
-        }
-    };
-    if !item.generics.params.is_empty() {
-        errors.spanned(&item.generics, "a `#[toolkit]` struct cannot be generic");
-    }
-    let mut fields = Vec::new();
-    match &mut item.fields {
-        Fields::Named(named) => {
-            for f in named.named.iter_mut() {
-                let mut basic = false;
-                f.attrs.retain(|a| {
-                    if a.path().is_ident("basic") {
-                        if !matches!(a.meta, syn::Meta::Path(_)) {
-                            errors.spanned(a, "`#[basic]` takes no arguments");
-                        }
-                        basic = true;
-                        false
-                    } else {
-                        true
-                    }
-                });
-                let ident = f.ident.clone().expect("named field");
-                if !basic {
-                    let name = ident.to_string();
-                    if let Some(problem) = names::check_group_name(name.trim_start_matches("r#")) {
-                        errors.spanned(&ident, problem);
-                    }
-                }
-                fields.push(Field {
-                    ident,
-                    ty: f.ty.clone(),
-                    basic,
-                });
-            }
-        }
-        other => errors.spanned(&*other, "`#[toolkit]` needs named fields: each switchable group's field name is its `reset_tools` argument"),
-    }
-    if fields.is_empty() && errors.is_empty() {
-        errors.spanned(
-            &item.ident,
-            "a toolkit needs at least one group: add a field whose type is a `#[tool_group]`",
-        );
-    }
-    if let Err(e) = errors.finish() {
-        return with_errors(item, e);
-    }
-
-    let krate = attr::krate(&args.krate);
+/// One check per field, over the fields up to it, with every token on the field so that
+/// a compile-time failure points at the field that introduces the clash.
+fn field_checks(toolkit: &Toolkit) -> Vec<TokenStream> {
+    let krate = attr::krate(&toolkit.args.krate);
     let p = quote!(#krate::__private);
-    let ident = &item.ident;
-    let vis = &item.vis;
-    let group_enum = format_ident!("{}Group", ident);
-    let reset_ty = format_ident!("{}Reset", ident);
-    let switchable: Vec<(usize, &Field)> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| !f.basic)
-        .collect();
-    let words = switchable.len().div_ceil(64);
-
-    let variants: Vec<Ident> = switchable
-        .iter()
-        .map(|(_, f)| {
-            format_ident!(
-                "{}",
-                names::pascal(&f.ident.to_string()),
-                span = f.ident.span()
-            )
-        })
-        .collect();
-    let sw_types: Vec<&Type> = switchable.iter().map(|(_, f)| &f.ty).collect();
-    let sw_fields: Vec<&Ident> = switchable.iter().map(|(_, f)| &f.ident).collect();
-    let sw_index: Vec<usize> = switchable.iter().map(|(i, _)| *i).collect();
-    let slots: Vec<usize> = (0..switchable.len()).collect();
-    let word: Vec<usize> = slots.iter().map(|s| s / 64).collect();
-    let shift: Vec<u32> = slots.iter().map(|s| (s % 64) as u32).collect();
-
+    let fields = &toolkit.fields;
     let all_types: Vec<&Type> = fields.iter().map(|f| &f.ty).collect();
-    let all_idents: Vec<&Ident> = fields.iter().map(|f| &f.ident).collect();
-    let all_field_names: Vec<String> = all_idents
-        .iter()
-        .map(|f| f.to_string().trim_start_matches("r#").to_owned())
-        .collect();
+    let all_field_names: Vec<String> = fields.iter().map(|f| unraw(&f.ident)).collect();
     let all_basic: Vec<bool> = fields.iter().map(|f| f.basic).collect();
-
-    // One check per field, over the fields up to it, with every token on the field so that
-    // a compile-time failure points at the field that introduces the clash.
-    let field_checks: Vec<TokenStream> = (0..fields.len())
+    (0..fields.len())
         .map(|g| {
             let span = fields[g].ident.span();
             let names = &all_field_names[..=g];
@@ -131,7 +53,36 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             };
             respan(check, span)
         })
+        .collect()
+}
+
+/// The generated items that make the struct a toolkit: its doc constant, the group enum, the
+/// typed reset value and the `Registry` impl.
+pub(crate) fn registry(toolkit: &Toolkit) -> TokenStream {
+    let krate = attr::krate(&toolkit.args.krate);
+    let fields = &toolkit.fields;
+    let item = &toolkit.item;
+    let p = quote!(#krate::__private);
+    let ident = &item.ident;
+    let vis = &item.vis;
+    let group_enum = format_ident!("{}Group", ident);
+    let reset_ty = format_ident!("{}Reset", ident);
+    let switchable: Vec<(usize, &Field)> = toolkit.switchable().collect();
+    let words = switchable.len().div_ceil(64);
+
+    let variants: Vec<Ident> = switchable
+        .iter()
+        .map(|(_, f)| format_ident!("{}", names::pascal(&f.ident), span = f.ident.span()))
         .collect();
+    let sw_types: Vec<&Type> = switchable.iter().map(|(_, f)| &f.ty).collect();
+    let sw_fields: Vec<&Ident> = switchable.iter().map(|(_, f)| &f.ident).collect();
+    let sw_index: Vec<usize> = switchable.iter().map(|(i, _)| *i).collect();
+    let slots: Vec<usize> = (0..switchable.len()).collect();
+    let word: Vec<usize> = slots.iter().map(|s| s / 64).collect();
+    let shift: Vec<u32> = slots.iter().map(|s| (s % 64) as u32).collect();
+
+    let all_types: Vec<&Type> = fields.iter().map(|f| &f.ty).collect();
+    let all_basic: Vec<bool> = fields.iter().map(|f| f.basic).collect();
 
     // Spanned on each field's type, so "`X` is not a tool group" points there.
     let dispatch_arms: Vec<TokenStream> = fields
@@ -168,9 +119,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         })
         .collect();
     let serde_path = quote!(#p::serde).to_string();
-    let catalog = catalog_doc(&fields);
-    item.attrs
-        .push(syn::parse_quote!(#[doc = ::core::concat!(#(#catalog),*)]));
+    let catalog = catalog_doc(fields);
     let enum_doc = format!("The switchable groups of [`{ident}`] (generated by `#[toolkit]`).");
     let reset_doc = format!(
         "The typed `reset_tools` value of [`{ident}`]: the final state of every switchable group (generated by `#[toolkit]`). A group name that does not exist cannot be written."
@@ -178,10 +127,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let variant_docs: Vec<TokenStream> = switchable
         .iter()
         .map(|(_, f)| {
-            let head = format!(
-                "The `{}` group",
-                f.ident.to_string().trim_start_matches("r#")
-            );
+            let head = format!("The `{}` group", unraw(&f.ident));
             match group_doc_call(&f.ty, quote!(description)) {
                 Some(call) => quote!(::core::concat!(#head, ": ", #call)),
                 None => quote!(::core::concat!(#head, ".")),
@@ -191,10 +137,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let reset_field_docs: Vec<TokenStream> = switchable
         .iter()
         .map(|(_, f)| {
-            let head = format!(
-                "Whether the `{}` group is active",
-                f.ident.to_string().trim_start_matches("r#")
-            );
+            let head = format!("Whether the `{}` group is active", unraw(&f.ident));
             match group_doc_call(&f.ty, quote!(description)) {
                 Some(call) => quote!(::core::concat!(#head, ": ", #call)),
                 None => quote!(::core::concat!(#head, ".")),
@@ -203,8 +146,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         .collect();
 
     quote! {
-        #item
-
         impl #ident {
             /// The rustdoc `#[toolkit]` adds to the toolkit (hidden; for tests of the docs).
             #[doc(hidden)]
@@ -332,8 +273,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 #reset_ty { #( #sw_fields: bits[#word] & (1u64 << #shift) != 0, )* }
             }
         }
-
-        #(#field_checks)*
     }
 }
 
@@ -345,8 +284,7 @@ fn catalog_doc(fields: &[Field]) -> Vec<TokenStream> {
     );
     for f in fields {
         let ty = docs::type_text(&f.ty);
-        let field = f.ident.to_string();
-        let field = field.trim_start_matches("r#");
+        let field = unraw(&f.ident);
         if f.basic {
             doc.push_str(&format!("| `{field}` | `{ty}` | always (basic) |\n"));
         } else {
@@ -357,8 +295,7 @@ fn catalog_doc(fields: &[Field]) -> Vec<TokenStream> {
     }
     let mut pieces = vec![quote!(#doc)];
     for f in fields {
-        let field = f.ident.to_string();
-        let field = field.trim_start_matches("r#");
+        let field = unraw(&f.ident);
         let title = if f.basic {
             format!("\n\n## `{field}`: always active (basic)")
         } else {
@@ -385,21 +322,4 @@ fn group_doc_call(ty: &Type, args: TokenStream) -> Option<TokenStream> {
         Type::Path(p) if p.qself.is_none() => docs::doc_macro_call(&p.path, args),
         _ => None,
     }
-}
-
-/// `tokens` with every span set to `span` (so errors inside point at the user's token).
-pub(crate) fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut tt| {
-            if let TokenTree::Group(g) = &tt {
-                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(span);
-                tt = TokenTree::Group(group);
-            } else {
-                tt.set_span(span);
-            }
-            tt
-        })
-        .collect()
 }
