@@ -127,7 +127,7 @@ fn filler_body(x: u8) -> String {
 }
 
 /// Forecast the weather (cheap: returns a short string).
-#[tool(idempotent)]
+#[tool(read_only, idempotent)]
 pub fn forecast(
     /// The city.
     city: String,

@@ -1,4 +1,4 @@
-//! [`IdempotentCacheLayer`]: reuses the results of tools marked `idempotent`.
+//! [`IdempotentCacheLayer`]: reuses the results of read-only tools marked `idempotent`.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -14,9 +14,15 @@ use super::{Around, ToolFuture, ToolRequest, layer_service};
 
 type Scope = Arc<dyn Fn(&ToolRequest) -> Option<String> + Send + Sync>;
 
-/// Reuses the successful results of tools whose annotations say `idempotent`, for
-/// `ttl`, keyed by tool, arguments (compared as JSON, so whitespace and key order do not
-/// matter) and scope. Other tools and error results are never cached.
+/// Reuses the successful results of tools whose annotations say both `read_only` and
+/// `idempotent`, for `ttl`, keyed by tool, arguments (compared as JSON, so whitespace and key
+/// order do not matter) and scope. Other tools and error results are never cached.
+///
+/// A cache hit stands in for a call, so only a call with no effect may be answered from the
+/// cache: `idempotent` alone (MCP's `idempotentHint`, which speaks of tools that are *not*
+/// read-only) says a second call adds nothing to the first one's effect, but a hit for
+/// another session or user would skip that effect for them. A call that changes the session
+/// ([`ToolRequest::changes_session`]: `reset_tools`) is never cached, whatever its hints.
 ///
 /// The cache is shared by every session of the toolkit. When results depend on who asks,
 /// give a [`scope`](Self::scope) (for example the user id from the call's extensions), or
@@ -77,7 +83,11 @@ impl IdempotentCacheLayer {
     }
 
     fn key(&self, request: &ToolRequest) -> Option<CacheKey> {
-        if request.annotations.idempotent != Some(true) {
+        let hints = request.annotations;
+        if request.changes_session()
+            || hints.read_only != Some(true)
+            || hints.idempotent != Some(true)
+        {
             return None;
         }
         let scope = match &self.scope {

@@ -31,11 +31,15 @@ impl MaxResultSizeLayer {
             return result;
         }
         let mut budget = self.max_bytes;
+        // What the note reports: the bytes kept, which a cut at a character boundary can make
+        // fewer than the cap.
+        let mut shown = 0;
         let mut kept = Vec::with_capacity(result.content.len() + 1);
         for block in result.content {
             match block.as_text() {
                 Some(text) if text.len() <= budget => {
                     budget -= text.len();
+                    shown += text.len();
                     kept.push(block);
                 }
                 Some(text) => {
@@ -46,14 +50,14 @@ impl MaxResultSizeLayer {
                     if cut > 0 {
                         kept.push(Content::text(&text[..cut]));
                     }
+                    shown += cut;
                     budget = 0;
                 }
                 None => kept.push(block),
             }
         }
         kept.push(Content::text(format!(
-            "[the result was cut: {} of {total} bytes of text shown]",
-            self.max_bytes
+            "[the result was cut: {shown} of {total} bytes of text shown]"
         )));
         result.content = kept;
         if result

@@ -57,6 +57,16 @@ trait Run: Send + Sync + 'static {
     fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, CallResult>;
 }
 
+impl ToolRequest {
+    /// Whether the call changes the session's state (`reset_tools`, and any later builtin
+    /// that does). Its effect is applied only if the innermost service runs it: a layer must
+    /// never answer such a call itself, from a cache or otherwise, or the model reads an answer
+    /// for a change that did not happen.
+    pub fn changes_session(&self) -> bool {
+        matches!(self.inner.target, Target::Reset)
+    }
+}
+
 impl fmt::Debug for ToolRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolRequest")

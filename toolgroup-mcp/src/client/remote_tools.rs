@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use tokio::sync::watch;
-use toolgroup_core::{args::Arguments, CallResult};
+use toolgroup_core::{CallResult, args::Arguments};
 
 use super::call::{cancelled, unknown_tool};
 use super::connection::Inner;
