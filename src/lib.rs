@@ -118,7 +118,9 @@
 //! use std::time::Duration;
 //! use toolgroup::middleware::{AuditLayer, AuditRecord, MaxResultSizeLayer};
 //! use toolgroup::prelude::*;
-//! use toolgroup::{policy::Approver, BoxFuture, policy::Decision, policy::PolicyRequest, context::Progress, policy::RequireApproval};
+//! use toolgroup::BoxFuture;
+//! use toolgroup::context::Progress;
+//! use toolgroup::policy::{Approver, Decision, PolicyRequest, RequireApproval};
 //!
 //! #[derive(Clone)]
 //! struct User(String);
@@ -186,8 +188,10 @@
 //! let r = toolkit.call_with(&mut session, "delete", r#"{"path": "a.txt"}"#, &bob).await;
 //! assert!(r.is_error);
 //! assert!(r.text_joined().ends_with("not approved: only Ada may delete"));
-//! // The policy refused before any layer: one audited call.
-//! assert_eq!(audit.lock().unwrap().len(), 1);
+//! // The policy refused before any layer, and the audit still has the call.
+//! let audit = audit.lock().unwrap();
+//! assert_eq!(audit.len(), 2);
+//! assert_eq!(audit[1].outcome, toolgroup::middleware::CallOutcome::Denied);
 //! # }
 //! ```
 //!

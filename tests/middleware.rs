@@ -2,10 +2,15 @@
 //! did: the cache and `reset_tools`, the cache and tools with effects, the size cap's note.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use toolgroup::middleware::{IdempotentCacheLayer, MaxResultSizeLayer};
+use toolgroup::context::CancellationToken;
+use toolgroup::middleware::{
+    AuditLayer, AuditRecord, CallOutcome, IdempotentCacheLayer, MaxResultSizeLayer,
+};
+use toolgroup::policy::{Decision, PolicyRequest};
 use toolgroup::prelude::*;
 
 /// Look a word up.
@@ -37,10 +42,17 @@ fn accents(
     "é".repeat(n)
 }
 
+/// Wait a long time.
+#[tool]
+async fn wait() -> String {
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    "done".to_owned()
+}
+
 static LOOKUPS: AtomicUsize = AtomicUsize::new(0);
 static SETS: AtomicUsize = AtomicUsize::new(0);
 
-#[tool_group(name = "words", description = "Words.", tools = [lookup, accents])]
+#[tool_group(name = "words", description = "Words.", tools = [lookup, accents, wait])]
 struct Words;
 
 #[tool_group(name = "web", description = "The web.", tools = [set_theme])]
@@ -171,4 +183,90 @@ async fn the_size_cap_counts_the_bytes_it_kept() {
         r.text_joined(),
         "éé\n[the result was cut: 4 of 1000 bytes of text shown]"
     );
+}
+
+fn audited(log: &Arc<Mutex<Vec<AuditRecord>>>) -> Toolkit<Kit> {
+    let sink = Arc::clone(log);
+    Toolkit::new(Kit {
+        words: Words,
+        web: Web,
+        files: Files,
+    })
+    .with_policy(|request: &PolicyRequest<'_>| match request.tool {
+        "set_theme" => Decision::deny("themes are fixed"),
+        _ => Decision::Allow,
+    })
+    // Added first, so innermost among the layers: it still records every call.
+    .layer(AuditLayer::new(move |r: &AuditRecord| {
+        sink.lock().unwrap().push(r.clone())
+    }))
+    .layer(MaxResultSizeLayer::new(1000))
+}
+
+#[tokio::test]
+async fn the_audit_records_every_call_the_toolkit_answers() {
+    let log: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
+    let kit = audited(&log);
+    let mut s = kit.session();
+
+    kit.call(&mut s, "lookup", r#"{"word": "cat"}"#).await;
+    kit.call(&mut s, "set_theme", r#"{"theme": "dark"}"#).await; // inactive
+    kit.call(&mut s, "no_such<tool>", "{}").await; // unknown
+    kit.call(&mut s, "reset_tools", r#"{"web": 1}"#).await; // refused
+    kit.call(&mut s, "reset_tools", r#"{"web": true, "files": false}"#)
+        .await;
+    kit.call(&mut s, "set_theme", r#"{"theme": "dark"}"#).await; // denied
+    kit.call(&mut s, "lookup", r#"{"word": 3}"#).await; // invalid arguments
+    // Cancelled by its token.
+    let token = CancellationToken::new();
+    let cx = CallContext::new()
+        .with_id("c7")
+        .with_cancellation(token.clone());
+    let call = kit.call_with(&mut s, "wait", "{}", &cx);
+    let cancel = async {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        token.cancel();
+    };
+    let (r, ()) = tokio::join!(call, cancel);
+    assert!(r.is_error);
+    // Cancelled by dropping the call's future.
+    let dropped =
+        tokio::time::timeout(Duration::from_millis(10), kit.call(&mut s, "wait", "{}")).await;
+    assert!(dropped.is_err());
+
+    let log = log.lock().unwrap();
+    let seen: Vec<(&str, Option<&str>, CallOutcome, bool)> = log
+        .iter()
+        .map(|r| (r.tool.as_str(), r.group, r.outcome, r.is_error))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("lookup", Some("words"), CallOutcome::Ok, false),
+            ("set_theme", Some("web"), CallOutcome::InactiveGroup, true),
+            ("no_such<tool>", None, CallOutcome::UnknownTool, true),
+            ("reset_tools", None, CallOutcome::Refused, true),
+            ("reset_tools", None, CallOutcome::Ok, false),
+            ("set_theme", Some("web"), CallOutcome::Denied, true),
+            ("lookup", Some("words"), CallOutcome::InvalidArguments, true),
+            ("wait", Some("words"), CallOutcome::Cancelled, true),
+            ("wait", Some("words"), CallOutcome::Cancelled, true),
+        ]
+    );
+    assert_eq!(log[7].call_id.as_deref(), Some("c7"));
+    assert_eq!(CallOutcome::InactiveGroup.to_string(), "inactive_group");
+}
+
+#[tokio::test]
+async fn a_panicking_audit_sink_changes_no_result() {
+    let kit = Toolkit::new(Kit {
+        words: Words,
+        web: Web,
+        files: Files,
+    })
+    .layer(AuditLayer::new(|_: &AuditRecord| panic!("the log is full")));
+    let mut s = kit.session();
+    let r = kit.call(&mut s, "lookup", r#"{"word": "cat"}"#).await;
+    assert_eq!(r.text_joined(), "cat: a word");
+    assert!(!r.is_error);
 }

@@ -36,7 +36,8 @@ pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
 /// [`Toolkit::call_batch_with`](crate::Toolkit::call_batch_with).
 ///
 /// ```
-/// use toolgroup::{CallContext, context::CancellationToken};
+/// use toolgroup::CallContext;
+/// use toolgroup::context::CancellationToken;
 ///
 /// #[derive(Clone)]
 /// struct UserId(u64);

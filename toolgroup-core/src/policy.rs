@@ -76,7 +76,8 @@ impl Decision {
 /// check that awaits, implement the trait:
 ///
 /// ```
-/// use toolgroup::{BoxFuture, policy::Decision, policy::Policy, policy::PolicyRequest};
+/// use toolgroup::BoxFuture;
+/// use toolgroup::policy::{Decision, Policy, PolicyRequest};
 ///
 /// #[derive(Clone)]
 /// struct Role(&'static str);
@@ -131,7 +132,8 @@ impl<A: Approver> Approver for std::sync::Arc<A> {
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolgroup::{policy::Approver, BoxFuture, policy::Decision, policy::PolicyRequest, policy::RequireApproval};
+/// use toolgroup::BoxFuture;
+/// use toolgroup::policy::{Approver, Decision, PolicyRequest, RequireApproval};
 ///
 /// /// Asks on the terminal (a real application would ask its user interface).
 /// struct Ask;

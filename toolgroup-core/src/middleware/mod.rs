@@ -12,7 +12,8 @@
 //! [`Policy`](crate::policy::Policy) first (a refusal runs no layer), then the layers, **the last one
 //! added outermost** (as with axum's `Router::layer`; use `tower::ServiceBuilder` to list
 //! them top-down), then the tool with its own timeout. Unknown tools and tools of inactive
-//! groups are answered before any of this.
+//! groups are answered before any of this. An [`AuditLayer`] is not in this order: the
+//! toolkit records every call it answers at its outermost point, wherever the layer was added.
 //!
 //! # What a layer can do
 //!
@@ -29,7 +30,6 @@
 //! tower: [`AuditLayer`] (one record per call), [`MaxResultSizeLayer`] (caps what reaches
 //! the model) and [`IdempotentCacheLayer`] (reuses results of tools marked `idempotent`).
 
-mod audit;
 mod cache;
 mod cap;
 
@@ -40,9 +40,9 @@ use tower_service::Service;
 use crate::futures::BoxFuture;
 use crate::result::CallResult;
 
-pub use self::audit::{Audit, AuditLayer, AuditRecord};
 pub use self::cache::{IdempotentCache, IdempotentCacheLayer};
 pub use self::cap::{MaxResultSize, MaxResultSizeLayer};
+pub use crate::toolkit::audit::{Audit, AuditLayer, AuditRecord, CallOutcome};
 pub use crate::toolkit::layers::{BoxError, ToolRequest, ToolService};
 
 /// The response future of the shipped layers' services.

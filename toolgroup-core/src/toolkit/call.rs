@@ -210,11 +210,7 @@ impl<'a, R: Registry> Start<'a, R> {
     #[inline]
     fn fast(&mut self, span: &Span, pending: &mut Option<&'a Slot>, out: &mut Option<CallResult>) {
         let kit = self.kit;
-        if !(span.is_disabled()
-            && kit.policy.is_none()
-            && kit.pipeline.is_none()
-            && self.cx.plain())
-        {
+        if !(span.is_disabled() && kit.plain && self.cx.plain()) {
             return;
         }
         // The tools first: no tool is called `reset_tools` (a compile error), and a tool

@@ -19,6 +19,7 @@ use crate::registry::Registry;
 use crate::session::Session;
 
 use super::Toolkit;
+use super::audit::Pending;
 use super::call::Cx;
 use super::messages;
 use super::run::{Outcome, Parts, Target, contained};
@@ -34,6 +35,15 @@ impl<R: Registry> Toolkit<R> {
         cx: Cx<'_>,
     ) -> crate::result::CallResult {
         let started = Instant::now();
+        // Recorded on every way out, a drop of this future included.
+        let audit = (!self.audit.is_empty()).then(|| {
+            let tool = match self.definition(name) {
+                Some(definition) => definition.name.to_owned(),
+                None => echo(name, 64),
+            };
+            let group = self.group_of(name).map(|g| g.name);
+            Pending::new(&self.audit, tool, group, cx.id)
+        });
         let body = self
             .full(session, name, arguments, cx)
             .instrument(span.clone());
@@ -59,6 +69,9 @@ impl<R: Registry> Toolkit<R> {
             }
             span.record("outcome", outcome);
             span.record("duration_us", started.elapsed().as_micros() as u64);
+        }
+        if let Some(audit) = audit {
+            audit.finish(outcome, &result);
         }
         result
     }

@@ -49,6 +49,8 @@ pub(crate) struct Inner {
     cancel: Option<CancellationToken>,
     /// For `reset_tools`: the session before the call, and where the new one goes.
     reset: Option<Handoff>,
+    /// Where the innermost service leaves its outcome label, for the span and the audit.
+    label: Arc<Mutex<Option<&'static str>>>,
     panic_details: bool,
 }
 
@@ -205,13 +207,14 @@ impl<R: Registry> Run for Core<R> {
                 progress: inner.progress.as_ref(),
                 cancel: inner.cancel.as_ref(),
             };
-            let (new, (_, result)) = self
+            let (new, (label, result)) = self
                 .run_target(&parts, arguments.as_arguments(), &old, inner.panic_details)
                 .await;
             if let (Some(new), Some(handoff)) = (new, &inner.reset) {
                 *handoff.new.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some(new.as_ref().into());
             }
+            *inner.label.lock().unwrap_or_else(PoisonError::into_inner) = Some(label);
             result
         })
     }
@@ -234,6 +237,7 @@ impl<R: Registry> Toolkit<R> {
             new: Arc::default(),
         });
         let new_state = reset.as_ref().map(|r| r.new.clone());
+        let label: Arc<Mutex<Option<&'static str>>> = Arc::default();
         let request = ToolRequest {
             tool,
             group: parts.group,
@@ -247,6 +251,7 @@ impl<R: Registry> Toolkit<R> {
                 progress: parts.progress.cloned(),
                 cancel: parts.cancel.cloned(),
                 reset,
+                label: label.clone(),
                 panic_details: self.panic_details,
             },
         };
@@ -274,7 +279,15 @@ impl<R: Registry> Toolkit<R> {
                     next.as_mut().copy_from_slice(&bits);
                     *session = Session::from_bits(next);
                 }
-                (if result.is_error { "tool_error" } else { "ok" }, result)
+                // The innermost service's label, unless a layer answered (a cache hit) or
+                // turned the result into an error or out of one.
+                let inner = label.lock().unwrap_or_else(PoisonError::into_inner).take();
+                let label = match inner {
+                    Some(label) if (label == "ok") != result.is_error => label,
+                    _ if result.is_error => "tool_error",
+                    _ => "ok",
+                };
+                (label, result)
             }
             Ok(Err(error)) => ("layer_error", messages::layer_error(tool, &error)),
             Err(panic) => (

@@ -6,6 +6,7 @@
 //! the policy), `run` (running a resolved target, for both paths) and `layers` (the tower
 //! boundary); `messages` holds the texts a model reads when a call does not go as asked.
 
+pub(crate) mod audit;
 mod call;
 mod dynamic;
 mod full;
@@ -114,6 +115,10 @@ pub struct Toolkit<R: Registry> {
     pub(crate) policy: Option<Arc<dyn Policy>>,
     /// The layered service; `None` without layers (calls then skip the tower machinery).
     pub(crate) pipeline: Option<Mutex<ToolService>>,
+    /// The audit sinks ([`AuditLayer`](crate::middleware::AuditLayer)s added with `layer`).
+    pub(crate) audit: audit::Auditors,
+    /// No policy, no layer, no audit: a call may take the fast path.
+    pub(crate) plain: bool,
     pub(crate) panic_details: bool,
 }
 
@@ -167,6 +172,8 @@ impl<R: Registry> Toolkit<R> {
             default_timeout: None,
             policy: None,
             pipeline: None,
+            audit: audit::Auditors::default(),
+            plain: true,
             panic_details: false,
         }
     }
@@ -193,6 +200,7 @@ impl<R: Registry> Toolkit<R> {
     #[must_use]
     pub fn with_policy(mut self, policy: impl Policy) -> Self {
         self.policy = Some(Arc::new(policy));
+        self.plain = false;
         self
     }
 
@@ -209,7 +217,8 @@ impl<R: Registry> Toolkit<R> {
 
     /// Wrap every call in a tower layer. The last layer added is the outermost (it sees the
     /// call first), as with axum's `Router::layer`. See [`middleware`](crate::middleware) for
-    /// the order and for shipped layers.
+    /// the order and for shipped layers. An [`AuditLayer`](crate::middleware::AuditLayer) is
+    /// the exception: wherever it is added, it records every call the toolkit answers.
     ///
     /// ```
     /// use std::time::Duration;
@@ -230,11 +239,16 @@ impl<R: Registry> Toolkit<R> {
     #[must_use]
     pub fn layer<L>(mut self, layer: L) -> Self
     where
-        L: Layer<ToolService>,
+        L: Layer<ToolService> + 'static,
         L::Service: Service<ToolRequest, Response = CallResult> + Clone + Send + 'static,
         <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
         <L::Service as Service<ToolRequest>>::Future: Send + 'static,
     {
+        self.plain = false;
+        if let Some(audit) = (&layer as &dyn std::any::Any).downcast_ref::<audit::AuditLayer>() {
+            self.audit.add(audit);
+            return self;
+        }
         let inner = match self.pipeline.take() {
             Some(service) => service
                 .into_inner()

@@ -1,0 +1,294 @@
+//! The audit log: one record for every call the toolkit answers, refusals and cancellations
+//! included. It is the toolkit's, not a layer's, because a layer sees only the calls that
+//! reach it: a call the policy denies, an unknown tool, a tool of an inactive group and a call
+//! dropped while it runs never do.
+
+use std::fmt;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use tower_layer::Layer;
+use tower_service::Service;
+
+use crate::futures::{BoxFuture, catch_panic};
+use crate::result::CallResult;
+
+use super::layers::{BoxError, ToolRequest};
+
+/// How a call ended, as [`AuditRecord::outcome`] says (and the `outcome` field of the
+/// `tool_call` tracing span, with the same words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CallOutcome {
+    /// The tool ran and answered (`reset_tools`: the new state was applied).
+    Ok,
+    /// The tool ran and answered with an error result.
+    ToolError,
+    /// The arguments did not parse; the tool did not run.
+    InvalidArguments,
+    /// A `reset_tools` call was refused; nothing changed.
+    Refused,
+    /// The policy denied the call.
+    Denied,
+    /// No tool has that name.
+    UnknownTool,
+    /// The tool's group is not active in the session.
+    InactiveGroup,
+    /// The call was cancelled: its token, or its future dropped before it finished.
+    Cancelled,
+    /// The tool ran out of time.
+    Timeout,
+    /// The tool has a timeout but no Tokio timer runs.
+    NoTimer,
+    /// The tool, the policy or a layer panicked.
+    Panic,
+    /// A layer ended the call with an error.
+    LayerError,
+}
+
+impl CallOutcome {
+    /// The outcome's name: `ok`, `tool_error`, `invalid_arguments`, `refused`, `denied`,
+    /// `unknown_tool`, `inactive_group`, `cancelled`, `timeout`, `no_timer`, `panic`,
+    /// `layer_error`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CallOutcome::Ok => "ok",
+            CallOutcome::ToolError => "tool_error",
+            CallOutcome::InvalidArguments => "invalid_arguments",
+            CallOutcome::Refused => "refused",
+            CallOutcome::Denied => "denied",
+            CallOutcome::UnknownTool => "unknown_tool",
+            CallOutcome::InactiveGroup => "inactive_group",
+            CallOutcome::Cancelled => "cancelled",
+            CallOutcome::Timeout => "timeout",
+            CallOutcome::NoTimer => "no_timer",
+            CallOutcome::Panic => "panic",
+            CallOutcome::LayerError => "layer_error",
+        }
+    }
+
+    /// The outcome a label of the call paths names.
+    pub(crate) fn of_label(label: &str) -> CallOutcome {
+        match label {
+            "ok" => CallOutcome::Ok,
+            "tool_error" => CallOutcome::ToolError,
+            "invalid_arguments" => CallOutcome::InvalidArguments,
+            "refused" => CallOutcome::Refused,
+            "denied" => CallOutcome::Denied,
+            "unknown_tool" => CallOutcome::UnknownTool,
+            "inactive_group" => CallOutcome::InactiveGroup,
+            "cancelled" => CallOutcome::Cancelled,
+            "timeout" => CallOutcome::Timeout,
+            "no_timer" => CallOutcome::NoTimer,
+            "layer_error" => CallOutcome::LayerError,
+            _ => CallOutcome::Panic,
+        }
+    }
+}
+
+impl fmt::Display for CallOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What [`AuditLayer`] records of one call.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct AuditRecord {
+    /// The tool called: its name, or for an unknown tool the name the model sent (escaped
+    /// and capped, as in the error the model reads).
+    pub tool: String,
+    /// Its group (`None` for `reset_tools` and unknown tools).
+    pub group: Option<&'static str>,
+    /// The provider's call id.
+    pub call_id: Option<String>,
+    /// How the call ended.
+    pub outcome: CallOutcome,
+    /// Whether the model read an error result (every outcome but `Ok`).
+    pub is_error: bool,
+    /// How long the call took, from the toolkit's first look at it.
+    pub duration: Duration,
+}
+
+type Sink = Arc<dyn Fn(&AuditRecord) + Send + Sync>;
+
+/// Calls a sink with one [`AuditRecord`] for every call the toolkit answers, after the call:
+/// calls the policy denies, unknown tools, tools of inactive groups, refused `reset_tools`
+/// calls, errors, panics, timeouts and cancelled calls (a token, or the call's future dropped)
+/// included. The arguments and the result are not recorded: they may carry personal data;
+/// write your own layer to keep them.
+///
+/// Add it with [`Toolkit::layer`](crate::Toolkit::layer): wherever it comes among the
+/// layers, the toolkit records every call at its outermost point, so the order of layers does
+/// not matter. (Nested inside another layer, a `tower::ServiceBuilder` stack say, it is an
+/// ordinary layer and records only the calls that reach it.) A panic in the sink is caught
+/// and logged; the call's result stands.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use toolgroup::middleware::{AuditLayer, AuditRecord};
+///
+/// let log: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
+/// let sink = log.clone();
+/// let layer = AuditLayer::new(move |record: &AuditRecord| sink.lock().unwrap().push(record.clone()));
+/// # let _ = layer;
+/// ```
+#[derive(Clone)]
+pub struct AuditLayer {
+    sink: Sink,
+}
+
+impl AuditLayer {
+    /// Audit into `sink`.
+    pub fn new(sink: impl Fn(&AuditRecord) + Send + Sync + 'static) -> Self {
+        AuditLayer {
+            sink: Arc::new(sink),
+        }
+    }
+}
+
+impl fmt::Debug for AuditLayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AuditLayer")
+    }
+}
+
+/// The toolkit's audit sinks, called once per call.
+#[derive(Clone, Default)]
+pub(crate) struct Auditors(Vec<Sink>);
+
+impl Auditors {
+    pub(crate) fn add(&mut self, layer: &AuditLayer) {
+        self.0.push(layer.sink.clone());
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub(crate) fn record(&self, record: &AuditRecord) {
+        for sink in &self.0 {
+            record_into(sink, record);
+        }
+    }
+}
+
+fn record_into(sink: &Sink, record: &AuditRecord) {
+    if let Err(panic) = catch_panic(|| sink(record)) {
+        tracing::error!(tool = %record.tool, panic, "an audit sink panicked");
+    }
+}
+
+/// Records the call as cancelled if it is dropped before [`finish`](Self::finish).
+pub(crate) struct Pending<'a> {
+    auditors: &'a Auditors,
+    record: Option<AuditRecord>,
+    started: Instant,
+}
+
+impl<'a> Pending<'a> {
+    pub(crate) fn new(
+        auditors: &'a Auditors,
+        tool: String,
+        group: Option<&'static str>,
+        call_id: Option<&str>,
+    ) -> Self {
+        Pending {
+            auditors,
+            record: Some(AuditRecord {
+                tool,
+                group,
+                call_id: call_id.map(str::to_owned),
+                outcome: CallOutcome::Cancelled,
+                is_error: true,
+                duration: Duration::ZERO,
+            }),
+            started: Instant::now(),
+        }
+    }
+
+    pub(crate) fn finish(mut self, label: &str, result: &CallResult) {
+        if let Some(mut record) = self.record.take() {
+            record.outcome = CallOutcome::of_label(label);
+            record.is_error = result.is_error;
+            record.duration = self.started.elapsed();
+            self.auditors.record(&record);
+        }
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if let Some(mut record) = self.record.take() {
+            record.duration = self.started.elapsed();
+            self.auditors.record(&record);
+        }
+    }
+}
+
+/// The service of an [`AuditLayer`] nested inside another layer: it records the calls that
+/// reach it.
+#[derive(Clone)]
+pub struct Audit<S> {
+    inner: S,
+    sink: Sink,
+}
+
+impl<S> fmt::Debug for Audit<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Audit").finish_non_exhaustive()
+    }
+}
+
+impl<S> Layer<S> for AuditLayer {
+    type Service = Audit<S>;
+
+    fn layer(&self, inner: S) -> Audit<S> {
+        Audit {
+            inner,
+            sink: self.sink.clone(),
+        }
+    }
+}
+
+impl<S> Service<ToolRequest> for Audit<S>
+where
+    S: Service<ToolRequest, Response = CallResult>,
+    S::Error: Into<BoxError>,
+    S::Future: Send + 'static,
+{
+    type Response = CallResult;
+    type Error = BoxError;
+    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
+        self.inner.poll_ready(cx).map_err(Into::into)
+    }
+
+    fn call(&mut self, request: ToolRequest) -> Self::Future {
+        let mut record = AuditRecord {
+            tool: request.tool.to_owned(),
+            group: request.group,
+            call_id: request.call_id.clone(),
+            outcome: CallOutcome::Cancelled,
+            is_error: true,
+            duration: Duration::ZERO,
+        };
+        let sink = self.sink.clone();
+        let started = Instant::now();
+        let future = self.inner.call(request);
+        Box::pin(async move {
+            let result = future.await.map_err(Into::into);
+            record.duration = started.elapsed();
+            (record.outcome, record.is_error) = match &result {
+                Ok(r) if r.is_error => (CallOutcome::ToolError, true),
+                Ok(_) => (CallOutcome::Ok, false),
+                Err(_) => (CallOutcome::LayerError, true),
+            };
+            record_into(&sink, &record);
+            result
+        })
+    }
+}
