@@ -2,9 +2,7 @@
 //! 2020-12 meta-schema, Gemini's legacy dialect rules, MCP's object schemas, and the public
 //! transforms on hand-written schemas.
 
-mod provider_support;
-
-use provider_support::*;
+use crate::support::*;
 
 #[test]
 fn the_meta_schema_check_accepts_valid_and_rejects_invalid_schemas() {
