@@ -1,4 +1,5 @@
 //! Every call emits a `tracing` span named `tool_call` with the tool, group, outcome and duration.
+// Own binary: tracing caches callsite interest process-wide, racing other tests' calls.
 
 mod common;
 

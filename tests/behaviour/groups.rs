@@ -1,11 +1,10 @@
 //! Groups, the typed registry, sessions and `reset_tools`.
 
-mod common;
-
-use common::*;
 use serde_json::{Value, json};
 use toolgroup::prelude::*;
 use toolgroup::{ToolGroup, meta::RESET_TOOLS_DESCRIPTION};
+
+use crate::common::*;
 
 #[test]
 fn group_metadata_as_constants() {

@@ -1,16 +1,15 @@
 //! The example agent loop runs end to end: decode, call, render, repeat.
 
 #[allow(dead_code)]
-#[path = "../examples/agent_loop.rs"]
-mod agent_loop;
-#[path = "common/png.rs"]
-mod png;
-
+#[path = "../../examples/agent_loop.rs"]
+mod example;
 use serde_json::json;
+
+use crate::png;
 
 #[tokio::test]
 async fn the_agent_loop_runs_to_a_final_answer() {
-    let transcript = agent_loop::run().await.unwrap().transcript;
+    let transcript = example::run().await.unwrap().transcript;
     assert_eq!(
         transcript,
         [
@@ -38,7 +37,7 @@ async fn the_agent_loop_runs_to_a_final_answer() {
 /// an image of the bars asked for.
 #[tokio::test]
 async fn the_chart_reaches_the_model_as_an_image_part() {
-    let messages = agent_loop::run().await.unwrap().messages;
+    let messages = example::run().await.unwrap().messages;
     let at = messages
         .iter()
         .position(|m| m["tool_call_id"] == "call_7")

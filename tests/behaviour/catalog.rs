@@ -2,8 +2,8 @@
 //! the example that prints it (Markdown, JSON, JSON definitions per provider).
 
 #[allow(dead_code)]
-#[path = "../examples/catalog.rs"]
-mod catalog;
+#[path = "../../examples/catalog.rs"]
+mod example;
 
 use serde_json::{Value, json};
 use toolgroup::prelude::*;
@@ -14,7 +14,7 @@ fn args(a: &[&str]) -> Vec<String> {
 
 #[test]
 fn markdown_lists_every_group_with_instructions_and_parameters() {
-    let md = catalog::run(&[]).unwrap();
+    let md = example::run(&[]).unwrap();
     let lines: Vec<&str> = md.lines().collect();
     for expected in [
         "# Tool catalog",
@@ -45,7 +45,7 @@ fn every_provider_gets_every_tool() {
         ("gemini", "/name"),
         ("mcp", "/name"),
     ] {
-        let out = catalog::run(&args(&["--provider", provider])).unwrap();
+        let out = example::run(&args(&["--provider", provider])).unwrap();
         let json: Value = serde_json::from_str(&out).unwrap();
         // Gemini wraps its declarations in one `Tool` object.
         let tools = json
@@ -63,13 +63,13 @@ fn every_provider_gets_every_tool() {
 
 #[test]
 fn bad_arguments_give_the_usage() {
-    let err = catalog::run(&args(&["--provider", "openai"])).unwrap_err();
+    let err = example::run(&args(&["--provider", "openai"])).unwrap_err();
     assert!(
         err.contains("usage: catalog [--provider <openai-chat|"),
         "{err}"
     );
     assert!(
-        catalog::run(&args(&["--frobnicate"]))
+        example::run(&args(&["--frobnicate"]))
             .unwrap_err()
             .starts_with("usage: catalog")
     );
@@ -77,7 +77,7 @@ fn bad_arguments_give_the_usage() {
 
 #[test]
 fn the_example_prints_the_catalog_json() {
-    let out = catalog::run(&args(&["--json"])).unwrap();
+    let out = example::run(&args(&["--json"])).unwrap();
     let json: Value = serde_json::from_str(&out).unwrap();
     let groups: Vec<&str> = json["groups"]
         .as_array()

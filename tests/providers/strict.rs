@@ -2,9 +2,7 @@
 //! Anthropic's per-request budgets, the strict-mode rules on every schema marked strict, and
 //! `openai_strict` on hand-written schemas.
 
-mod provider_support;
-
-use provider_support::*;
+use crate::support::*;
 
 // ---------------------------------------------------------------------------------------
 // Which tools are strict, and why the others are not.

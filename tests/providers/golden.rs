@@ -1,10 +1,8 @@
 //! Golden definitions: every tool of the golden toolkit, rendered for every provider, exactly
 //! as the request's `tools` value (`tests/golden/definitions/<provider>.json`). Refresh with
-//! `TOOLGROUP_BLESS=1 cargo test -p toolgroup --test providers_golden` and review the diff.
+//! `TOOLGROUP_BLESS=1 cargo test -p toolgroup --test providers golden::` and review the diff.
 
-mod provider_support;
-
-use provider_support::*;
+use crate::support::*;
 
 #[test]
 fn golden_definitions_of_every_provider() {

@@ -1,9 +1,7 @@
 //! Calls and results through the public API: decoding each provider's tool calls, malformed
 //! payloads, result messages, and a whole agent turn in the mask mode.
 
-mod provider_support;
-
-use provider_support::*;
+use crate::support::*;
 
 // ---------------------------------------------------------------------------------------
 // Decoding tool calls.

@@ -2,13 +2,12 @@
 //! 2020-12 meta-schema, Gemini's legacy dialect rules, MCP's object schemas, and the public
 //! transforms on hand-written schemas.
 
-mod provider_support;
+use crate::support::*;
 
-use provider_support::*;
-
+/// The checker itself: it accepts valid schemas and rejects each kind of invalid one, naming
+/// the offending value and the meta-schema keyword it fails.
 #[test]
 fn the_meta_schema_check_accepts_valid_and_rejects_invalid_schemas() {
-    let validator = meta::Validator::new();
     for valid in [
         json!(true),
         json!({}),
@@ -17,71 +16,48 @@ fn the_meta_schema_check_accepts_valid_and_rejects_invalid_schemas() {
         json!({"properties": {"a": {"anyOf": [{"const": 1}, {"enum": [null]}]}}, "required": ["a"], "x-custom": 1}),
         json!({"type": "object", "nullable": true, "properties": {}}),
     ] {
-        assert_eq!(validator.errors(&valid), Vec::<String>::new(), "{valid}");
+        assert_eq!(meta::errors(&valid), Vec::<String>::new(), "{valid}");
     }
     for (invalid, error) in [
-        (json!(3), ": not of type [\"object\",\"boolean\"]"),
-        (
-            json!({"type": "strin"}),
-            "/type: matches no `anyOf` alternative",
-        ),
-        (json!({"type": []}), "/type: matches no `anyOf` alternative"),
-        (json!({"required": "a"}), "/required: not of type \"array\""),
-        (json!({"required": ["a", "a"]}), "/required: repeated items"),
-        (
-            json!({"properties": {"a": 5}}),
-            "/properties/a: not of type [\"object\",\"boolean\"]",
-        ),
+        (json!(3), ": type"),
+        (json!({"type": "strin"}), "/type: anyOf"),
+        (json!({"type": []}), "/type: anyOf"),
+        (json!({"required": "a"}), "/required: type"),
+        (json!({"required": ["a", "a"]}), "/required: uniqueItems"),
+        (json!({"properties": {"a": 5}}), "/properties/a: type"),
         (
             json!({"properties": {"a": {"properties": {"b": {"type": 1}}}}}),
-            "/properties/a/properties/b/type: matches no `anyOf` alternative",
+            "/properties/a/properties/b/type: anyOf",
         ),
-        (json!({"minLength": -1}), "/minLength: below 0"),
-        (
-            json!({"maxItems": 1.5}),
-            "/maxItems: not of type \"integer\"",
-        ),
-        (
-            json!({"items": [{"type": "string"}]}),
-            "/items: not of type [\"object\",\"boolean\"]",
-        ),
-        (json!({"anyOf": []}), "/anyOf: fewer than 1 items"),
-        (json!({"enum": 3}), "/enum: not of type \"array\""),
-        (json!({"multipleOf": 0}), "/multipleOf: not above 0"),
-        (
-            json!({"$defs": {"a": "b"}}),
-            "/$defs/a: not of type [\"object\",\"boolean\"]",
-        ),
+        (json!({"minLength": -1}), "/minLength: minimum"),
+        (json!({"maxItems": 1.5}), "/maxItems: type"),
+        (json!({"items": [{"type": "string"}]}), "/items: type"),
+        (json!({"anyOf": []}), "/anyOf: minItems"),
+        (json!({"enum": 3}), "/enum: type"),
+        (json!({"multipleOf": 0}), "/multipleOf: exclusiveMinimum"),
+        (json!({"$defs": {"a": "b"}}), "/$defs/a: type"),
         (
             json!({"additionalProperties": {"format": 3}}),
-            "/additionalProperties/format: not of type \"string\"",
+            "/additionalProperties/format: type",
         ),
-        (
-            json!({"$anchor": "1a"}),
-            "/$anchor: does not match \"^[A-Za-z_][-A-Za-z0-9._]*$\"",
-        ),
-        (json!({"$id": "a#b"}), "/$id: does not match \"^[^#]*#?$\""),
+        (json!({"$anchor": "1a"}), "/$anchor: pattern"),
+        (json!({"$id": "a#b"}), "/$id: pattern"),
         (
             json!({"dependentRequired": {"a": [1]}}),
-            "/dependentRequired/a/0: not of type \"string\"",
+            "/dependentRequired/a/0: type",
         ),
     ] {
-        assert_eq!(
-            validator.errors(&invalid),
-            vec![error.to_owned()],
-            "{invalid}"
-        );
+        assert_eq!(meta::errors(&invalid), vec![error.to_owned()], "{invalid}");
     }
 }
 #[test]
 fn every_produced_schema_is_valid_json_schema_2020_12() {
-    let validator = meta::Validator::new();
     let schemas = every_schema();
     // 18 tools x 2 canonical entries at most, then every provider's schemas.
     assert!(schemas.len() > 150, "{}", schemas.len());
     for (label, schema) in &schemas {
         assert_eq!(
-            validator.errors(schema),
+            meta::errors(schema),
             Vec::<String>::new(),
             "{label}: {schema}"
         );

@@ -1,14 +1,13 @@
 //! Calling tools: every model mistake is an error result that changes nothing.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::*;
 use serde_json::json;
 use toolgroup::prelude::*;
 use toolgroup::{CallContext, ToolGroup, policy::Decision, policy::PolicyRequest};
+
+use crate::common::*;
 
 /// Panic on purpose.
 #[tool]

@@ -1,9 +1,7 @@
 //! Delivery through the public API: the list mode, the mask mode and its allow-lists, the
 //! request envelopes, and provider names.
 
-mod provider_support;
-
-use provider_support::*;
+use crate::support::*;
 
 // ---------------------------------------------------------------------------------------
 // Delivery: the list mode, the mask mode and its allow-lists.

@@ -1,15 +1,15 @@
 //! The main job: the quickstart's transcript and its `--script` mode, line by line.
 
 #[allow(dead_code)]
-#[path = "../examples/quickstart.rs"]
-mod quickstart;
+#[path = "../../examples/quickstart.rs"]
+mod example;
 
 use serde_json::{Value, json};
 
 #[tokio::test]
 async fn transcript_contains_the_reference_lines() {
     let mut out = Vec::new();
-    quickstart::scenario(&mut out).await.unwrap();
+    example::scenario(&mut out).await.unwrap();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     for expected in [
@@ -25,7 +25,7 @@ async fn transcript_contains_the_reference_lines() {
 
 async fn run(script: &str) -> Vec<Value> {
     let mut out = Vec::new();
-    quickstart::run_script(script.as_bytes(), &mut out)
+    example::run_script(script.as_bytes(), &mut out)
         .await
         .unwrap();
     String::from_utf8(out)

@@ -3,9 +3,7 @@
 //! `tests/golden/results/<provider>.json`, refreshed with `TOOLGROUP_BLESS=1`), the fallbacks
 //! of blocks a provider cannot take, and the per-provider size limits.
 
-mod provider_support;
-
-use provider_support::*;
+use crate::support::*;
 use toolgroup::provider::{
     limits::ANTHROPIC_MAX_IMAGE_BYTES, limits::ANTHROPIC_MAX_MEDIA_BYTES,
     limits::GEMINI_MAX_INLINE_BYTES, limits::OPENAI_MAX_MEDIA_BYTES,

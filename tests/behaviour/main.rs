@@ -1,0 +1,26 @@
+//! Behaviour through the public API, one module per topic, in one test binary so that the
+//! shared toolkit (`tests/common`) is compiled once. `tests/tracing.rs` stays a binary of its
+//! own (see there), and so does the trybuild test `tests/ui.rs`.
+// Each example includes `examples/support/*.rs` as its own modules, as a standalone example
+// must, and the tests include the examples.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../common/png.rs"]
+mod png;
+
+mod agent_loop;
+mod catalog;
+mod compile_errors_page;
+mod context;
+mod dispatch;
+mod docs;
+mod dynamic;
+mod examples;
+mod groups;
+mod hygiene;
+mod key_order;
+mod middleware;
+mod quickstart;
+mod tools;

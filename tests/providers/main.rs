@@ -1,0 +1,11 @@
+//! Provider formats through the public API, one module per topic, in one test binary so that
+//! the support module (toolkits, readers, rule checkers, goldens) is compiled once.
+
+mod support;
+
+mod calls;
+mod delivery;
+mod golden;
+mod results;
+mod schemas;
+mod strict;
