@@ -3,7 +3,7 @@
 //! not set (`.ci/run` starts a server and sets it).
 //!
 //! The outage tests start a `redis-server` child of their own on a free loopback port, so that
-//! they can kill, restart it mid-run. Skipped, with a notice, when
+//! they can kill, restart, pause and resume it mid-run. Skipped, with a notice, when
 //! `redis-server` is not installed and `REDIS_URL` is not set either.
 
 mod support;
@@ -268,10 +268,24 @@ impl OwnRedis {
     async fn restart(&mut self) {
         self.child = Self::spawn(self.port).await;
     }
+
+    /// Stop (`SIGSTOP`) or continue (`SIGCONT`) the server: its connections stay open.
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .arg(signal)
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill {signal}");
+    }
 }
 
 impl Drop for OwnRedis {
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .arg("-CONT")
+            .arg(self.child.id().to_string())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -364,4 +378,43 @@ async fn the_store_reconnects_after_redis_restarts() {
         store.load("ben").await.unwrap(),
         Some(vec!["web_search".to_owned()])
     );
+}
+
+#[tokio::test]
+async fn basic_tools_answer_while_redis_is_paused() {
+    let Some(redis) = OwnRedis::start().await else {
+        return;
+    };
+    let url = redis.url();
+    let prefix = prefix();
+    let a = replica(&url, &prefix).await;
+    let http = reqwest::Client::new();
+    let r = call(
+        &http,
+        &a,
+        "ann",
+        "reset_tools",
+        json!({"web_search": true, "scraping": false, "waiting": false}),
+    )
+    .await;
+    assert_eq!(r["isError"], false, "{r}");
+
+    redis.signal("-STOP");
+    let (r, took) = timed(call(&http, &a, "ann", "note_write", json!({"text": "hi"}))).await;
+    assert_eq!(r["isError"], false, "a basic tool needs no active set: {r}");
+    assert_eq!(text(&r), "noted: hi");
+    assert!(took < PROMPT, "{took:?}");
+    let (r, took) = timed(call(&http, &a, "ann", "web_search", json!({"query": "q"}))).await;
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(
+        text(&r).starts_with(
+            "`web_search` was not run: the active groups could not be loaded: Redis GET failed: "
+        ),
+        "{r}"
+    );
+    assert!(took < PROMPT, "{took:?}");
+
+    redis.signal("-CONT");
+    let (r, took) = timed(call(&http, &a, "ann", "web_search", json!({"query": "q"}))).await;
+    assert_eq!(r["isError"], false, "after the pause ({took:?}): {r}");
 }
