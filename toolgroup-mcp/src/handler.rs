@@ -499,7 +499,14 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
 
         if !is_reset {
-            let mut session = match self.load(&place).await {
+            let loaded = match &place {
+                // A basic tool needs no active set: it answers while the store is down.
+                Place::Keyed(_) if toolkit.group_of(name).is_some_and(|g| g.basic) => {
+                    Ok(Session::new())
+                }
+                _ => self.load(&place).await,
+            };
+            let mut session = match loaded {
                 Ok(s) => s,
                 Err(e) => {
                     return Ok(Self::error_result(format!(

@@ -129,6 +129,10 @@ pub use self::redis_store::RedisStore;
 
 #[cfg(feature = "redis")]
 mod redis_store {
+    use std::time::Duration;
+
+    use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+
     use super::{GroupStore, StoreError, StoreFuture};
 
     /// A [`GroupStore`] in Redis, shared by every replica that connects to the same server.
@@ -136,10 +140,16 @@ mod redis_store {
     /// Each key's active set is one Redis string (a JSON list of group names) under
     /// `{prefix}{key}`, written with `SET` (optionally with an expiry, refreshed by every
     /// save).
+    ///
+    /// The connection comes back by itself when Redis does (a restart, a dropped connection):
+    /// a command whose connection was dropped is sent once more, on a new one. While Redis is
+    /// unreachable or stalled, a store call fails within about 3 s at worst (a reply is
+    /// awaited 500 ms, a connection attempt 1 s, with one more attempt 100 ms to 200 ms
+    /// later), so the call that needed it gets its error result promptly.
     #[derive(Clone)]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
     pub struct RedisStore {
-        connection: redis::aio::MultiplexedConnection,
+        connection: ConnectionManager,
         prefix: String,
         ttl_seconds: Option<u64>,
     }
@@ -163,8 +173,7 @@ mod redis_store {
         pub async fn connect(url: &str) -> Result<Self, StoreError> {
             let client = redis::Client::open(url)
                 .map_err(|e| StoreError::new(format!("invalid Redis URL: {e}")))?;
-            let connection = client
-                .get_multiplexed_async_connection()
+            let connection = ConnectionManager::new_with_config(client, connection_config())
                 .await
                 .map_err(|e| StoreError::new(format!("cannot connect to Redis: {e}")))?;
             Ok(RedisStore {
@@ -187,16 +196,40 @@ mod redis_store {
         }
     }
 
+    /// Bounded waits: the redis crate's defaults for a reply and a connection attempt (what a
+    /// single multiplexed connection used before), and one retry instead of six, whose
+    /// pauses (6.3 s to 12.6 s in all) would hold a call that long while Redis is down.
+    fn connection_config() -> ConnectionManagerConfig {
+        ConnectionManagerConfig::new()
+            .set_response_timeout(Some(Duration::from_millis(500)))
+            .set_connection_timeout(Some(Duration::from_secs(1)))
+            .set_number_of_retries(1)
+            .set_min_delay(Duration::from_millis(100))
+    }
+
+    impl RedisStore {
+        /// Send `cmd`; once more if its connection was found dropped (the manager has begun
+        /// a new one), so that the first call after a Redis restart is not refused. A timeout
+        /// is not retried: a stalled server would double the wait.
+        async fn query<T: redis::FromRedisValue>(&self, cmd: &redis::Cmd) -> redis::RedisResult<T> {
+            let mut conn = self.connection.clone();
+            match cmd.query_async(&mut conn).await {
+                Err(e) if e.is_connection_dropped() => cmd.query_async(&mut conn).await,
+                result => result,
+            }
+        }
+    }
+
     impl GroupStore for RedisStore {
         fn load<'a>(
             &'a self,
             key: &'a str,
         ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
             Box::pin(async move {
-                let mut conn = self.connection.clone();
-                let value: Option<String> = redis::cmd("GET")
-                    .arg(format!("{}{key}", self.prefix))
-                    .query_async(&mut conn)
+                let mut cmd = redis::cmd("GET");
+                cmd.arg(format!("{}{key}", self.prefix));
+                let value: Option<String> = self
+                    .query(&cmd)
                     .await
                     .map_err(|e| StoreError::new(format!("Redis GET failed: {e}")))?;
                 match value {
@@ -214,14 +247,13 @@ mod redis_store {
             groups: Vec<String>,
         ) -> StoreFuture<'a, Result<(), StoreError>> {
             Box::pin(async move {
-                let mut conn = self.connection.clone();
                 let value = serde_json::Value::from(groups).to_string();
                 let mut cmd = redis::cmd("SET");
                 cmd.arg(format!("{}{key}", self.prefix)).arg(value);
                 if let Some(ttl) = self.ttl_seconds {
                     cmd.arg("EX").arg(ttl);
                 }
-                cmd.query_async::<()>(&mut conn)
+                self.query::<()>(&cmd)
                     .await
                     .map_err(|e| StoreError::new(format!("Redis SET failed: {e}")))
             })
