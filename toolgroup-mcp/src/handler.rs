@@ -55,6 +55,8 @@ impl<R: Registry> std::fmt::Debug for McpHandler<R> {
 }
 
 /// Where one request's active set comes from.
+// Only the HTTP transport makes stateless requests.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 enum Place<R: Registry> {
     /// Selected mode: the chosen groups.
     Fixed(Session<R>),
