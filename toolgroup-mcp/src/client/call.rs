@@ -40,7 +40,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         if let Some(token) = self.token.take() {
-            self.conn.service.service().unsubscribe(&token);
+            self.conn.progress.unsubscribe(&token);
         }
         if let Some(id) = self.id.take()
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
@@ -64,7 +64,8 @@ enum Outcome {
 }
 
 impl Inner {
-    /// Send one `tools/call` and wait for its answer, the cancellation or the timeout.
+    /// Send one `tools/call` and wait for its answer, the cancellation or the timeout; every
+    /// progress report received before the answer is passed on before this returns.
     pub(super) async fn send(
         &self,
         conn: &Arc<Connection>,
@@ -86,12 +87,13 @@ impl Inner {
             Ok(handle) => handle,
             Err(e) => return self.failed(conn, name, e, false).await,
         };
-        let mut receiver =
-            progress.map(|_| conn.service.service().subscribe(&handle.progress_token));
+        // Subscribed even without an observer, so that this call's reports do not linger
+        // among the early ones.
+        let mut receiver = conn.progress.subscribe(&handle.progress_token);
         let mut in_flight = InFlight {
             conn: conn.clone(),
             id: Some(handle.id.clone()),
-            token: receiver.as_ref().map(|_| handle.progress_token.clone()),
+            token: Some(handle.progress_token.clone()),
             reason: "the caller stopped waiting",
         };
         let response = handle.await_response();
@@ -109,18 +111,13 @@ impl Inner {
                 r = &mut response => break Outcome::Response(Box::new(r)),
                 () = cancel.cancelled() => break Outcome::Cancelled,
                 () = &mut deadline => break Outcome::TimedOut,
-                Some(p) = async {
-                    match receiver.as_mut() {
-                        Some(r) => r.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => report(p),
+                Some(p) = receiver.recv() => report(p),
             }
         };
-        if let Some(receiver) = receiver.as_mut() {
-            while let Ok(p) = receiver.try_recv() {
-                report(p);
-            }
+        // The reports read before the response are in the channel already (they are routed
+        // as the connection reads them, in wire order).
+        while let Ok(p) = receiver.try_recv() {
+            report(p);
         }
         match outcome {
             Outcome::Response(response) => {
