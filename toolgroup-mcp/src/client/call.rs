@@ -63,20 +63,29 @@ enum Outcome {
     TimedOut,
 }
 
+/// A remote tool's two names: the one a call sends, and the one error texts show (the name
+/// the caller used: the exposed, perhaps prefixed, name when the call came through a group).
+#[derive(Clone, Copy)]
+pub(super) struct Names<'a> {
+    pub(super) remote: &'a str,
+    pub(super) shown: &'a str,
+}
+
 impl Inner {
     /// Send one `tools/call` and wait for its answer, the cancellation or the timeout; every
     /// progress report received before the answer is passed on before this returns.
     pub(super) async fn send(
         &self,
         conn: &Arc<Connection>,
-        name: &str,
+        names: Names<'_>,
         arguments: Map<String, Value>,
         timeout: Duration,
         cancel: &CancellationToken,
         progress: Option<ProgressFn<'_>>,
     ) -> CallResult {
+        let name = names.shown;
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-            CallToolRequestParams::new(name.to_owned()).with_arguments(arguments),
+            CallToolRequestParams::new(names.remote.to_owned()).with_arguments(arguments),
         ));
         let handle = match conn
             .service
@@ -216,6 +225,13 @@ fn answer(name: &str, result: ServerResult) -> CallResult {
 pub(super) fn cancelled(name: &str) -> CallResult {
     CallResult::error(format!(
         "`{name}` was cancelled by the application before it finished"
+    ))
+}
+
+/// A tool the caller knows under `shown` that the server's current list lacks.
+pub(super) fn no_longer_listed(shown: &str, server: &str) -> CallResult {
+    CallResult::error(format!(
+        "`{shown}` was not run: the MCP server `{server}` no longer lists it; list the tools again"
     ))
 }
 
