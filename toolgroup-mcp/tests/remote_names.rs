@@ -163,6 +163,7 @@ async fn refusals_errors_and_timeouts_name_the_exposed_tool() {
     );
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn a_connection_lost_mid_call_names_the_exposed_tool() {
     let dir = std::env::temp_dir().join(format!("toolgroup-remote-names-{}", std::process::id()));
