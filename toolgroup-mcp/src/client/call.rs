@@ -40,7 +40,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         if let Some(token) = self.token.take() {
-            self.conn.service.service().unsubscribe(&token);
+            self.conn.progress.unsubscribe(&token);
         }
         if let Some(id) = self.id.take()
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
@@ -63,19 +63,29 @@ enum Outcome {
     TimedOut,
 }
 
+/// A remote tool's two names: the one a call sends, and the one error texts show (the name
+/// the caller used: the exposed, perhaps prefixed, name when the call came through a group).
+#[derive(Clone, Copy)]
+pub(super) struct Names<'a> {
+    pub(super) remote: &'a str,
+    pub(super) shown: &'a str,
+}
+
 impl Inner {
-    /// Send one `tools/call` and wait for its answer, the cancellation or the timeout.
+    /// Send one `tools/call` and wait for its answer, the cancellation or the timeout; every
+    /// progress report received before the answer is passed on before this returns.
     pub(super) async fn send(
         &self,
         conn: &Arc<Connection>,
-        name: &str,
+        names: Names<'_>,
         arguments: Map<String, Value>,
         timeout: Duration,
         cancel: &CancellationToken,
         progress: Option<ProgressFn<'_>>,
     ) -> CallResult {
+        let name = names.shown;
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-            CallToolRequestParams::new(name.to_owned()).with_arguments(arguments),
+            CallToolRequestParams::new(names.remote.to_owned()).with_arguments(arguments),
         ));
         let handle = match conn
             .service
@@ -86,12 +96,13 @@ impl Inner {
             Ok(handle) => handle,
             Err(e) => return self.failed(conn, name, e, false).await,
         };
-        let mut receiver =
-            progress.map(|_| conn.service.service().subscribe(&handle.progress_token));
+        // Subscribed even without an observer, so that this call's reports do not linger
+        // among the early ones.
+        let mut receiver = conn.progress.subscribe(&handle.progress_token);
         let mut in_flight = InFlight {
             conn: conn.clone(),
             id: Some(handle.id.clone()),
-            token: receiver.as_ref().map(|_| handle.progress_token.clone()),
+            token: Some(handle.progress_token.clone()),
             reason: "the caller stopped waiting",
         };
         let response = handle.await_response();
@@ -109,18 +120,13 @@ impl Inner {
                 r = &mut response => break Outcome::Response(Box::new(r)),
                 () = cancel.cancelled() => break Outcome::Cancelled,
                 () = &mut deadline => break Outcome::TimedOut,
-                Some(p) = async {
-                    match receiver.as_mut() {
-                        Some(r) => r.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => report(p),
+                Some(p) = receiver.recv() => report(p),
             }
         };
-        if let Some(receiver) = receiver.as_mut() {
-            while let Ok(p) = receiver.try_recv() {
-                report(p);
-            }
+        // The reports read before the response are in the channel already (they are routed
+        // as the connection reads them, in wire order).
+        while let Ok(p) = receiver.try_recv() {
+            report(p);
         }
         match outcome {
             Outcome::Response(response) => {
@@ -219,6 +225,13 @@ fn answer(name: &str, result: ServerResult) -> CallResult {
 pub(super) fn cancelled(name: &str) -> CallResult {
     CallResult::error(format!(
         "`{name}` was cancelled by the application before it finished"
+    ))
+}
+
+/// A tool the caller knows under `shown` that the server's current list lacks.
+pub(super) fn no_longer_listed(shown: &str, server: &str) -> CallResult {
+    CallResult::error(format!(
+        "`{shown}` was not run: the MCP server `{server}` no longer lists it; list the tools again"
     ))
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{Peer, RoleClient, ServiceExt as _};
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -17,10 +17,13 @@ use super::convert;
 use super::error::{RemoteError, seconds};
 use super::handler::Handler;
 use super::list::{RemoteTool, ToolList};
+use super::progress::{Progress, Routed};
 use super::server::{Endpoint, RemoteServer, Stderr};
 
 pub(super) struct Connection {
     pub(super) service: RunningService<RoleClient, Handler>,
+    /// Where the calls on this connection receive their progress reports.
+    pub(super) progress: Arc<Progress>,
     pub(super) generation: u64,
 }
 
@@ -110,6 +113,7 @@ impl Inner {
                 tokio::spawn(async move { inner.relist(peer).await });
             }
         });
+        let progress = Arc::new(Progress::default());
         let label = || server.label.clone();
         let handshake = |e: &dyn fmt::Display| RemoteError::Handshake {
             server: label(),
@@ -143,7 +147,11 @@ impl Inner {
                             server: label(),
                             detail: e.to_string(),
                         })?;
-                    handler.serve(transport).await.map_err(|e| handshake(&e))?
+                    let transport = IntoTransport::<RoleClient, _, _>::into_transport(transport);
+                    handler
+                        .serve(Routed::new(transport, progress.clone()))
+                        .await
+                        .map_err(|e| handshake(&e))?
                 }
                 Endpoint::Http {
                     url,
@@ -156,7 +164,10 @@ impl Inner {
                         config = config.auth_header(token.clone());
                     }
                     let transport = StreamableHttpClientTransport::from_config(config);
-                    handler.serve(transport).await.map_err(|e| handshake(&e))?
+                    handler
+                        .serve(Routed::new(transport, progress.clone()))
+                        .await
+                        .map_err(|e| handshake(&e))?
                 }
             };
             let tools = service
@@ -178,6 +189,7 @@ impl Inner {
         tracing::debug!(server = %server.label, tools = tools.len(), "connected to the MCP server");
         let conn = Arc::new(Connection {
             service,
+            progress,
             generation,
         });
         Ok((conn, tools.into_iter().map(convert::tool).collect()))

@@ -41,7 +41,8 @@
 //!   share); structured content is kept.
 //! - **Cancellation and progress**: a [`CancellationToken`] in [`CallOptions`] cancels the
 //!   remote request (`notifications/cancelled`), as does a timeout or dropping the call's
-//!   future; the server's `notifications/progress` for the call go to a callback.
+//!   future; the server's `notifications/progress` for the call go to a callback, in the
+//!   order they arrived, every one sent before the result passed on before the call returns.
 //! - **Reconnecting**: when the connection is lost (the child process exited, HTTP requests
 //!   fail), the failing call answers an error result and the next call reconnects: at once
 //!   the first time, then with exponential backoff between failed attempts
@@ -71,6 +72,7 @@ mod handler;
 mod list;
 mod names;
 mod options;
+mod progress;
 mod remote;
 mod remote_tools;
 mod server;

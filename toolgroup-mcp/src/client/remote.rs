@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use toolgroup_core::dynamic::{DynamicTool, DynamicTools, ToolSet};
 use toolgroup_core::{BoxFuture, CallResult, ToolContext, ToolDefinition, args::Arguments};
 
+use super::call::{Names, no_longer_listed};
 use super::list::RemoteTool;
 use super::names::{NameProblem, expose_names};
 use super::options::CallOptions;
@@ -47,7 +48,9 @@ use super::remote_tools::RemoteTools;
 /// [`Toolkit::hidden_tools`](toolgroup_core::Toolkit::hidden_tools)). The list follows the
 /// server's `notifications/tools/list_changed` and reconnections. Calls check the arguments
 /// against the tool's input schema before sending them; the server's progress reports reach
-/// the tool's progress observer, and a cancelled call cancels the remote request.
+/// the tool's progress observer, and a cancelled call cancels the remote request. Error
+/// results name the tool as the model called it (the exposed name), never by its name on the
+/// server.
 pub struct Remote {
     connection: RemoteTools,
     prefix: Option<String>,
@@ -166,18 +169,18 @@ impl DynamicTools for Remote {
         let remote = self.with_current(|exposed| exposed.remote.get(tool.name).cloned());
         Box::pin(async move {
             let Some(remote) = remote else {
-                return CallResult::error(format!(
-                    "`{}` was not run: the MCP server `{}` no longer lists it; list the tools again",
-                    tool.name,
-                    self.connection.server().label()
-                ));
+                return no_longer_listed(tool.name, self.connection.server().label());
             };
             let progress = move |done: f64, total: Option<f64>, message: Option<&str>| {
                 ctx.report(done, total, message);
             };
+            let names = Names {
+                remote: &remote,
+                shown: tool.name,
+            };
             self.connection
-                .call_with(
-                    &remote,
+                .call_as(
+                    names,
                     arguments,
                     CallOptions::new().with_progress(&progress),
                 )

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use tokio::sync::watch;
 use toolgroup_core::{CallResult, args::Arguments};
 
-use super::call::{cancelled, unknown_tool};
+use super::call::{Names, cancelled, no_longer_listed, unknown_tool};
 use super::connection::Inner;
 use super::error::RemoteError;
 use super::list::{RemoteTool, ToolList};
@@ -102,11 +102,31 @@ impl RemoteTools {
         arguments: impl Into<Arguments<'a>>,
         options: CallOptions<'_>,
     ) -> CallResult {
-        let list = self.inner.list.borrow().clone();
-        let Some(tool) = list.tools.iter().find(|t| t.name == name) else {
-            return unknown_tool(name, &list.tools);
+        let names = Names {
+            remote: name,
+            shown: name,
         };
-        let arguments = match arguments.into().parse::<Map<String, Value>>() {
+        self.call_as(names, arguments.into(), options).await
+    }
+
+    /// Call the remote tool `names.remote`; error texts name it `names.shown`, the name the
+    /// caller (a model, through a [`Remote`](super::Remote) group) knows it by.
+    pub(super) async fn call_as(
+        &self,
+        names: Names<'_>,
+        arguments: Arguments<'_>,
+        options: CallOptions<'_>,
+    ) -> CallResult {
+        let name = names.shown;
+        let list = self.inner.list.borrow().clone();
+        let Some(tool) = list.tools.iter().find(|t| t.name == names.remote) else {
+            return if names.shown == names.remote {
+                unknown_tool(name, &list.tools)
+            } else {
+                no_longer_listed(name, &self.inner.server.label)
+            };
+        };
+        let arguments = match arguments.parse::<Map<String, Value>>() {
             Ok(a) => a,
             Err(e) => return CallResult::error(format!("`{name}` was not run: {e}")),
         };
@@ -124,7 +144,7 @@ impl RemoteTools {
         };
         let timeout = options.timeout.unwrap_or(self.inner.server.call_timeout);
         self.inner
-            .send(&conn, name, arguments, timeout, &cancel, options.progress)
+            .send(&conn, names, arguments, timeout, &cancel, options.progress)
             .await
     }
 }
