@@ -1,4 +1,5 @@
-//! The Streamable HTTP endpoint: rmcp's service behind a check of the URL's groups.
+//! The Streamable HTTP endpoint: rmcp's service behind checks of the URL's groups and the
+//! body's JSON-RPC.
 
 use std::convert::Infallible;
 use std::fmt::Display;
@@ -7,7 +8,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use bytes::Bytes;
+use bytes::{Buf as _, BufMut as _, Bytes, BytesMut};
 use http::{Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full};
@@ -79,14 +80,70 @@ impl<R: Registry> McpHttpService<R> {
                 ),
             })
         };
-        Some(
-            Response::builder()
-                .status(StatusCode::BAD_REQUEST)
-                .header(http::header::CONTENT_TYPE, "application/json")
-                .body(Full::new(Bytes::from(body.to_string())).boxed())
-                .expect("a valid response"),
-        )
+        Some(json_response(StatusCode::BAD_REQUEST, &body))
     }
+}
+
+/// The answer to a request refused before rmcp saw it: `status` and a JSON body.
+fn json_response(
+    status: StatusCode,
+    body: &serde_json::Value,
+) -> Response<BoxBody<Bytes, Infallible>> {
+    Response::builder()
+        .status(status)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body.to_string())).boxed())
+        .expect("a valid response")
+}
+
+/// Whether rmcp reads this request's body as JSON-RPC: a POST with a JSON `Content-Type`
+/// (rmcp answers the others itself, as before).
+fn has_json_body<B>(request: &Request<B>) -> bool {
+    request.method() == http::Method::POST
+        && request
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .eq_ignore_ascii_case("application/json")
+            })
+}
+
+/// A POST body read up to the size cap.
+enum Body {
+    Whole(Bytes),
+    /// More than the cap (what was read, for rmcp to refuse with `413` as it would have).
+    TooLarge(Bytes),
+    Failed(String),
+}
+
+async fn read_body<B>(body: B, max: usize) -> Body
+where
+    B: http_body::Body,
+    B::Error: Display,
+{
+    let mut body = std::pin::pin!(body);
+    let mut collected = BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        match frame {
+            Ok(frame) => {
+                let Ok(mut data) = frame.into_data() else {
+                    continue;
+                };
+                let too_large = data.remaining() > max.saturating_sub(collected.len());
+                collected.put(&mut data);
+                if too_large {
+                    return Body::TooLarge(collected.freeze());
+                }
+            }
+            Err(e) => return Body::Failed(e.to_string()),
+        }
+    }
+    Body::Whole(collected.freeze())
 }
 
 /// The values of every `groups` parameter of a query, split at commas and percent-decoded
@@ -161,7 +218,38 @@ where
         if let Some(refusal) = self.refuse(request.uri().query()) {
             return Box::pin(std::future::ready(Ok(refusal)));
         }
-        tower_service::Service::call(&mut self.inner, request)
+        if !has_json_body(&request) {
+            return tower_service::Service::call(&mut self.inner, request);
+        }
+        // rmcp answers a body it cannot read with `415` and plain text: read it here once,
+        // answer what is not JSON-RPC as JSON-RPC says, and hand rmcp the same bytes.
+        let inner = self.inner.clone();
+        let max = inner.config.max_request_body_bytes;
+        Box::pin(async move {
+            let (parts, body) = request.into_parts();
+            let bytes = match read_body(body, max).await {
+                Body::Whole(bytes) => {
+                    if let Err(refusal) = crate::jsonrpc::check(&bytes) {
+                        return Ok(json_response(StatusCode::BAD_REQUEST, &refusal.to_json()));
+                    }
+                    bytes
+                }
+                Body::TooLarge(bytes) => bytes,
+                Body::Failed(e) => {
+                    // What rmcp answers when the body cannot be read.
+                    return Ok(Response::builder()
+                        .status(StatusCode::INTERNAL_SERVER_ERROR)
+                        .body(
+                            Full::new(Bytes::from(format!("Failed to read request body: {e}")))
+                                .boxed(),
+                        )
+                        .expect("a valid response"));
+                }
+            };
+            Ok(inner
+                .handle(Request::from_parts(parts, Full::new(bytes)))
+                .await)
+        })
     }
 }
 

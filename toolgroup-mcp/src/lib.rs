@@ -87,6 +87,7 @@ pub mod client;
 mod handler;
 #[cfg(feature = "http")]
 mod http_service;
+mod jsonrpc;
 mod store;
 
 use std::collections::HashMap;
@@ -457,16 +458,22 @@ impl<R: Registry> McpServer<R> {
     /// The client did not complete the MCP handshake, or the transport failed.
     pub async fn serve_stdio(&self, groups: Session<R>) -> Result<(), ServeError> {
         use rmcp::ServiceExt as _;
-        let running = self
-            .handler_with(groups)
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| ServeError(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| ServeError(e.to_string()))?;
-        Ok(())
+        let handler = self.handler_with(groups);
+        // Lines that are not JSON-RPC are answered before rmcp reads them (it ignores what
+        // is not JSON, and answers other refusals without the request's id).
+        let (stdin, stdout) = rmcp::transport::stdio();
+        jsonrpc::serve_lines(stdin, stdout, |io| async move {
+            let running = handler
+                .serve(io)
+                .await
+                .map_err(|e| ServeError(e.to_string()))?;
+            running
+                .waiting()
+                .await
+                .map_err(|e| ServeError(e.to_string()))?;
+            Ok(())
+        })
+        .await
     }
 
     /// The Streamable HTTP endpoint as a tower service: mount it with axum's
