@@ -283,7 +283,8 @@ impl AllowedOrigin {
         let origin = Origin::parse(base)?;
         let port = match (&origin, any_port) {
             (Origin::Null, true) => return None,
-            (Origin::Null, false) => Port::Exact(0),
+            // Not compared: `null` has no port.
+            (Origin::Null, false) => Port::Any,
             (Origin::Tuple { port: Some(_), .. }, true) => return None,
             (_, true) => Port::Any,
             (Origin::Tuple { port: Some(p), .. }, false) => Port::Exact(*p),

@@ -122,6 +122,7 @@ async fn allowed_origins_are_served() {
         "https://app.example.com",
         "http://dev.example.com:*",
         "https://other.example.com:8443",
+        "null",
     ]))
     .await;
     for origin in [
@@ -130,6 +131,7 @@ async fn allowed_origins_are_served() {
         "http://dev.example.com",
         "http://dev.example.com:9000",
         "https://other.example.com:8443",
+        "null",
         "http://localhost:3000",
     ] {
         served(&url, Some(origin), call_from(&url, Some(origin)).await);
