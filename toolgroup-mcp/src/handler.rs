@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    DiscoverResult, ErrorData, InitializeRequestParams, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ResultType,
-    ServerCapabilities, ServerConfig, Tool,
+    CustomRequest, CustomResult, DiscoverResult, ErrorData, InitializeRequestParams,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -474,6 +474,26 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             .map(|def| self.tool_of(def).into_owned())
     }
 
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let _ = context;
+        // rmcp hands over as "custom" a `tools/call` whose params it could not read.
+        if request.method == "tools/call" {
+            return Err(ErrorData::invalid_params(
+                tools_call_problem(request.params.as_ref()),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            request.method,
+            None,
+        ))
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -563,6 +583,35 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             let _ = context.peer.notify_tool_list_changed().await;
         }
         self.to_mcp(name, result)
+    }
+}
+
+/// What is wrong with the params of a `tools/call` that rmcp could not read.
+fn tools_call_problem(params: Option<&Value>) -> String {
+    let kind = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    let Some(Value::Object(params)) = params else {
+        return "invalid params: `tools/call` needs `params`, an object with the tool's `name` and its `arguments`".to_owned();
+    };
+    let Some(Value::String(name)) = params.get("name") else {
+        return "invalid params: `tools/call` needs the tool's `name`, a string".to_owned();
+    };
+    let name = crate::echo(name, 64);
+    match params.get("arguments") {
+        Some(arguments) if !arguments.is_object() && !arguments.is_null() => format!(
+            "invalid params: the `arguments` of `{name}` must be an object of the tool's arguments by name, not {}",
+            kind(arguments)
+        ),
+        _ => match serde_json::from_value::<CallToolRequestParams>(Value::Object(params.clone())) {
+            Err(e) => format!("invalid params of `tools/call` for `{name}`: {e}"),
+            Ok(_) => format!("invalid params of `tools/call` for `{name}`"),
+        },
     }
 }
 

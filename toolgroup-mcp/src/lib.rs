@@ -49,6 +49,23 @@
 //! says the server cannot keep the active groups for this client. Nothing is saved. Use the
 //! selected mode for clients without an identity.
 //!
+//! # Browsers and malformed messages
+//!
+//! The HTTP endpoint refuses a request whose `Origin` header is not a loopback origin
+//! (`http://localhost:3000`, `https://127.0.0.1`, `http://[::1]:8080`: `http` or `https`,
+//! any port) with `403 Forbidden` and a JSON-RPC error, as the MCP specification asks
+//! against DNS rebinding: a web page of another site must not reach a server on the user's
+//! machine. Requests without `Origin` (clients that are not browsers) are served. Accept a
+//! web app's origin with [`McpHttpService::with_allowed_origins`] (mount that service
+//! instead of [`McpServer::router`]), or every origin with
+//! [`McpHttpService::allow_any_origin`].
+//!
+//! A message that is not JSON gets the JSON-RPC error `-32700` (with `"id": null`); one that
+//! is not a JSON-RPC message (a batch, no `method`, an `id` that is an object, `"jsonrpc":
+//! "1.0"`, `params` that are not an object) gets `-32600`, with its `id` when it can be read.
+//! Over HTTP the answer comes with `400 Bad Request`, over stdio as a line. A `tools/call`
+//! whose `arguments` are not an object gets `-32602`, naming the problem.
+//!
 //! # Mapping
 //!
 //! | toolgroup | MCP |
@@ -87,6 +104,7 @@ pub mod client;
 mod handler;
 #[cfg(feature = "http")]
 mod http_service;
+mod jsonrpc;
 mod store;
 
 use std::collections::HashMap;
@@ -457,16 +475,22 @@ impl<R: Registry> McpServer<R> {
     /// The client did not complete the MCP handshake, or the transport failed.
     pub async fn serve_stdio(&self, groups: Session<R>) -> Result<(), ServeError> {
         use rmcp::ServiceExt as _;
-        let running = self
-            .handler_with(groups)
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| ServeError(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| ServeError(e.to_string()))?;
-        Ok(())
+        let handler = self.handler_with(groups);
+        // Lines that are not JSON-RPC are answered before rmcp reads them (it ignores what
+        // is not JSON, and answers other refusals without the request's id).
+        let (stdin, stdout) = rmcp::transport::stdio();
+        jsonrpc::serve_lines(stdin, stdout, |io| async move {
+            let running = handler
+                .serve(io)
+                .await
+                .map_err(|e| ServeError(e.to_string()))?;
+            running
+                .waiting()
+                .await
+                .map_err(|e| ServeError(e.to_string()))?;
+            Ok(())
+        })
+        .await
     }
 
     /// The Streamable HTTP endpoint as a tower service: mount it with axum's
@@ -474,6 +498,9 @@ impl<R: Registry> McpServer<R> {
     /// loopback `Host`s (set `allowed_hosts` for a public deployment) and keep protocol
     /// sessions for older clients; `.with_legacy_session_mode(false)` makes every request
     /// stateless.
+    ///
+    /// Browser requests are refused unless their `Origin` is a loopback origin: accept
+    /// others with [`McpHttpService::with_allowed_origins`].
     ///
     /// In selected mode the groups come from the URL's `groups` parameter
     /// (`/mcp?groups=web_search,scraping`); unknown names get `400 Bad Request` with the JSON
