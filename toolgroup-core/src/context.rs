@@ -1,5 +1,5 @@
 //! What a call carries besides its name and arguments: who it is for (per-call data), who
-//! listens to its progress, and how to cancel it.
+//! listens to its progress and its log messages, and how to cancel it.
 //!
 //! # Per-call data: a type map, like axum's `Extension`
 //!
@@ -17,6 +17,16 @@
 //! in the group itself (fields of a `#[tool_group]` impl's `self`): that is the counterpart
 //! of axum's `State`, checked at compile time. The cost of the type map is that "this call
 //! has no `UserId`" can only be found at run time; it is reported as an error result.
+//!
+//! # Log messages
+//!
+//! A tool logs through its context ([`ToolContext::log`], or the handle
+//! [`ToolContext::logger`]) at one of MCP's eight levels ([`LogLevel`], syslog's). Where the
+//! message goes is the caller's choice, not the tool's: a caller that observes the call's
+//! log ([`CallContext::on_log`]) receives every message (the MCP server turns them into
+//! `notifications/message` at or above the level the client asked for); without an observer,
+//! each message is a `tracing` event naming the tool, so a tool's log is never lost and never
+//! needs a second code path for tests or for other providers.
 
 use std::any::type_name;
 use std::fmt;
@@ -30,6 +40,15 @@ use crate::result::{CallResult, Content};
 
 /// Observes progress reports and partial output while a call runs.
 pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
+
+/// Observes a tool's log messages while a call runs.
+pub type LogFn = dyn Fn(&LogEvent<'_>) + Send + Sync;
+
+/// The call's log observer. It travels in the per-call data (a type nobody else can name), so
+/// it reaches the tool on every path the data does, layers included, at no cost to calls
+/// that do not log.
+#[derive(Clone)]
+struct LogSink(Arc<LogFn>);
 
 /// The caller's side of one call: its id, per-call data, a progress observer and a
 /// cancellation token. Pass it to [`Toolkit::call_with`](crate::Toolkit::call_with) or
@@ -47,6 +66,7 @@ pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
 ///     .with_id("call_1")
 ///     .with_extension(UserId(7))
 ///     .on_progress(|event| println!("{}: {:?}", event.tool, event.progress))
+///     .on_log(|event| println!("{} [{}] {}", event.tool, event.level, event.message))
 ///     .with_cancellation(token.clone());
 /// assert_eq!(cx.extensions().get::<UserId>().map(|u| u.0), Some(7));
 /// ```
@@ -79,10 +99,14 @@ impl CallContext {
         self
     }
 
-    /// Replace the per-call data with `extensions`.
+    /// Replace the per-call data with `extensions` (the log observer, if any, stays).
     #[must_use]
     pub fn with_extensions(mut self, extensions: Extensions) -> Self {
+        let sink = self.extensions.remove::<LogSink>();
         self.extensions = extensions;
+        if let Some(sink) = sink {
+            self.extensions.insert(sink);
+        }
         self
     }
 
@@ -95,6 +119,16 @@ impl CallContext {
         observer: impl Fn(&ProgressEvent<'_>) + Send + Sync + 'static,
     ) -> Self {
         self.progress = Some(Arc::new(observer));
+        self
+    }
+
+    /// Observe the tool's log messages ([`ToolContext::log`]): each one reaches `observer`
+    /// instead of becoming a `tracing` event. Like the progress observer, it runs on the
+    /// tool's task, inside the call: keep it short; a panic in it is contained like a panic in
+    /// the tool. Call [`LogEvent::trace`] from it for the messages it does not forward.
+    #[must_use]
+    pub fn on_log(mut self, observer: impl Fn(&LogEvent<'_>) + Send + Sync + 'static) -> Self {
+        self.extensions.insert(LogSink(Arc::new(observer)));
         self
     }
 
@@ -143,8 +177,164 @@ impl fmt::Debug for CallContext {
             .field("id", &self.id)
             .field("extensions", &self.extensions)
             .field("progress", &self.progress.as_ref().map(|_| "observer"))
+            .field("log", &self.extensions.get::<LogSink>().map(|_| "observer"))
             .field("cancel", &self.cancel)
             .finish()
+    }
+}
+
+/// How severe a log message is: MCP's eight levels (syslog's, RFC 5424), least severe first,
+/// so `level >= LogLevel::Warning` reads as "a warning or worse".
+///
+/// ```
+/// use toolgroup::context::LogLevel;
+///
+/// assert!(LogLevel::Error > LogLevel::Warning);
+/// assert_eq!("notice".parse::<LogLevel>(), Ok(LogLevel::Notice));
+/// assert_eq!(LogLevel::Emergency.to_string(), "emergency");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LogLevel {
+    /// Detailed debugging information.
+    Debug,
+    /// General information, such as what a step did.
+    Info,
+    /// A normal but significant event.
+    Notice,
+    /// Something unexpected that the tool worked around.
+    Warning,
+    /// An operation failed.
+    Error,
+    /// A component failed.
+    Critical,
+    /// Someone must act now.
+    Alert,
+    /// The system is unusable.
+    Emergency,
+}
+
+impl LogLevel {
+    /// Every level, least severe first.
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    /// The level's name as MCP spells it (`debug`, `info`, ... `emergency`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+}
+
+impl fmt::Display for LogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level name that [`LogLevel::from_str`](std::str::FromStr::from_str) does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UnknownLogLevel(pub String);
+
+impl fmt::Display for UnknownLogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown log level `{}`; expected one of {}",
+            crate::echo::echo(&self.0, 64),
+            crate::suggest::list_names(LogLevel::ALL.iter().map(|l| l.name()))
+        )
+    }
+}
+
+impl std::error::Error for UnknownLogLevel {}
+
+impl std::str::FromStr for LogLevel {
+    type Err = UnknownLogLevel;
+
+    fn from_str(s: &str) -> Result<Self, UnknownLogLevel> {
+        LogLevel::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| UnknownLogLevel(s.to_owned()))
+    }
+}
+
+/// One log message of a running tool, as an observer sees it.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct LogEvent<'a> {
+    /// The tool logging.
+    pub tool: &'static str,
+    /// The tool's group (empty for a detached context).
+    pub group: &'static str,
+    /// The call's id, if the caller gave one.
+    pub call_id: Option<&'a str>,
+    /// How severe it is.
+    pub level: LogLevel,
+    /// The message.
+    pub message: &'a str,
+}
+
+impl LogEvent<'_> {
+    /// Emit the message as the `tracing` event a call without a log observer emits: target
+    /// `toolgroup::tool`, at the nearest `tracing` level (notice is `INFO`; critical, alert
+    /// and emergency are `ERROR`), with the fields `tool`, `group`, `call_id` and `severity`
+    /// (the MCP level's name).
+    pub fn trace(&self) {
+        trace(
+            self.tool,
+            self.group,
+            self.call_id,
+            self.level,
+            &format_args!("{}", self.message),
+        );
+    }
+}
+
+fn trace(
+    tool: &str,
+    group: &str,
+    call_id: Option<&str>,
+    level: LogLevel,
+    message: &dyn fmt::Display,
+) {
+    macro_rules! event {
+        ($level:expr) => {
+            tracing::event!(
+                target: "toolgroup::tool",
+                $level,
+                tool,
+                group,
+                call_id,
+                severity = level.name(),
+                "{message}"
+            )
+        };
+    }
+    match level {
+        LogLevel::Debug => event!(tracing::Level::DEBUG),
+        LogLevel::Info | LogLevel::Notice => event!(tracing::Level::INFO),
+        LogLevel::Warning => event!(tracing::Level::WARN),
+        LogLevel::Error | LogLevel::Critical | LogLevel::Alert | LogLevel::Emergency => {
+            event!(tracing::Level::ERROR)
+        }
     }
 }
 
@@ -197,6 +387,7 @@ pub struct ProgressEvent<'a> {
 ///     ctx: ToolContext<'_>,
 /// ) -> String {
 ///     let tenant = ctx.extension::<Tenant>().map_or("nobody", |t| t.0.as_str());
+///     ctx.logger().info(format_args!("counting to {n} for {tenant}"));
 ///     for i in 0..n {
 ///         if ctx.is_cancelled() {
 ///             return format!("stopped at {i} for {tenant}");
@@ -285,6 +476,58 @@ impl<'a> ToolContext<'a> {
         self.progress.is_some()
     }
 
+    /// Log `message` at `level`: to the caller's log observer ([`CallContext::on_log`]; over
+    /// MCP, a `notifications/message` when the client asked for that level), else as a
+    /// `tracing` event naming the tool (see [`LogEvent::trace`]). Never fails: a message
+    /// nobody wants is dropped.
+    ///
+    /// ```
+    /// use toolgroup::context::LogLevel;
+    /// use toolgroup::prelude::*;
+    ///
+    /// /// Fetch a page.
+    /// #[tool]
+    /// async fn fetch(
+    ///     /// The page.
+    ///     url: String,
+    ///     ctx: ToolContext<'_>,
+    /// ) -> String {
+    ///     ctx.log(LogLevel::Debug, format_args!("fetching {url}"));
+    ///     if !url.starts_with("https://") {
+    ///         ctx.logger().warning("not over HTTPS");
+    ///     }
+    ///     format!("fetched {url}")
+    /// }
+    /// ```
+    pub fn log(&self, level: LogLevel, message: impl fmt::Display) {
+        match self.extensions.and_then(Extensions::get::<LogSink>) {
+            Some(LogSink(observer)) => {
+                let message = message.to_string();
+                observer(&LogEvent {
+                    tool: self.tool,
+                    group: self.group,
+                    call_id: self.call_id,
+                    level,
+                    message: &message,
+                });
+            }
+            None => trace(self.tool, self.group, self.call_id, level, &message),
+        }
+    }
+
+    /// A logging handle with one method per level (`ctx.logger().info(..)`), to keep or to
+    /// pass to helpers that do not need the whole context.
+    pub fn logger(&self) -> Logger<'a> {
+        Logger { ctx: *self }
+    }
+
+    /// Whether the caller observes the log; without an observer, messages become `tracing`
+    /// events (which the subscriber may still filter out).
+    pub fn is_log_observed(&self) -> bool {
+        self.extensions
+            .is_some_and(|e| e.get::<LogSink>().is_some())
+    }
+
     fn event<'p>(&self, progress: &'p Progress) -> ProgressEvent<'p>
     where
         'a: 'p,
@@ -328,8 +571,63 @@ impl fmt::Debug for ToolContext<'_> {
             .field("call_id", &self.call_id)
             .field("extensions", &self.extensions)
             .field("observed", &self.progress.is_some())
+            .field("log_observed", &self.is_log_observed())
             .field("cancellable", &self.cancel.is_some())
             .finish()
+    }
+}
+
+/// A tool's logging handle, from [`ToolContext::logger`]: [`ToolContext::log`] with the level
+/// in the method's name. `Copy`: hand it to helpers freely.
+#[derive(Debug, Clone, Copy)]
+pub struct Logger<'a> {
+    ctx: ToolContext<'a>,
+}
+
+impl Logger<'_> {
+    /// Log `message` at `level`.
+    pub fn log(&self, level: LogLevel, message: impl fmt::Display) {
+        self.ctx.log(level, message);
+    }
+
+    /// Log detailed debugging information.
+    pub fn debug(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Debug, message);
+    }
+
+    /// Log general information.
+    pub fn info(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Info, message);
+    }
+
+    /// Log a normal but significant event.
+    pub fn notice(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Notice, message);
+    }
+
+    /// Log a warning.
+    pub fn warning(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Warning, message);
+    }
+
+    /// Log an error.
+    pub fn error(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Error, message);
+    }
+
+    /// Log a critical condition.
+    pub fn critical(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Critical, message);
+    }
+
+    /// Log a condition someone must act on now.
+    pub fn alert(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Alert, message);
+    }
+
+    /// Log that the system is unusable.
+    pub fn emergency(&self, message: impl fmt::Display) {
+        self.ctx.log(LogLevel::Emergency, message);
     }
 }
 
