@@ -33,6 +33,8 @@ pub struct McpHandler<R: Registry> {
     reset_gate: Arc<tokio::sync::Mutex<()>>,
     /// Selected mode: the groups chosen for the connection (when not taken from the URL).
     fixed: Session<R>,
+    /// The level the client set with `logging/setLevel`.
+    log_level: Arc<crate::logging::ClientLogLevel>,
 }
 
 impl<R: Registry> Clone for McpHandler<R> {
@@ -42,6 +44,7 @@ impl<R: Registry> Clone for McpHandler<R> {
             local: self.local.clone(),
             reset_gate: self.reset_gate.clone(),
             fixed: self.fixed,
+            log_level: self.log_level.clone(),
         }
     }
 }
@@ -82,6 +85,7 @@ impl<R: Registry> McpHandler<R> {
             local: Arc::new(std::sync::Mutex::new(local)),
             reset_gate: Arc::new(tokio::sync::Mutex::new(())),
             fixed,
+            log_level: Arc::new(crate::logging::ClientLogLevel::new()),
         }
     }
 
@@ -221,7 +225,10 @@ impl<R: Registry> McpHandler<R> {
     }
 
     fn info(&self, selection: Option<&Session<R>>) -> ServerConfig {
-        let mut capabilities = ServerCapabilities::builder().enable_tools();
+        #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_tools();
         if self.shared.mode == Mode::Dynamic {
             capabilities = capabilities.enable_tool_list_changed();
         }
@@ -333,11 +340,14 @@ impl<R: Registry> McpHandler<R> {
 /// - progress: when the request has a progress token, each `ToolContext::report` of the tool
 ///   becomes a `notifications/progress`, sent in order and before the result (partial output
 ///   has no MCP notification and is not forwarded);
+/// - log: each `ToolContext::log` the client asked for becomes a `notifications/message`,
+///   in order and before the result (see `logging` for which);
 /// - HTTP: the request's `http::request::Parts` are per-call data (a tool takes
 ///   `Extension<http::request::Parts>`), and so is every value in the request's own
 ///   extensions (what an axum or tower auth layer inserted, such as the principal).
 async fn forward_call<R: Registry>(
     toolkit: &Toolkit<R>,
+    log_level: &Arc<crate::logging::ClientLogLevel>,
     session: &mut Session<R>,
     name: &str,
     arguments: &Value,
@@ -351,8 +361,14 @@ async fn forward_call<R: Registry>(
         cx.extensions_mut().extend(parts.extensions.clone());
         cx.extensions_mut().insert(parts.clone());
     }
+    let (mut cx, logs) = crate::logging::forward(cx, ctx, log_level);
     let Some(token) = ctx.meta.get_progress_token() else {
-        return toolkit.call_with(session, name, arguments, &cx).await;
+        let call = async move {
+            let result = toolkit.call_with(session, name, arguments, &cx).await;
+            drop(cx);
+            result
+        };
+        return tokio::join!(call, logs).0;
     };
     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
     cx = cx.on_progress(move |event| {
@@ -388,7 +404,7 @@ async fn forward_call<R: Registry>(
         drop(cx);
         result
     };
-    let (result, ()) = tokio::join!(call, forward);
+    let (result, (), ()) = tokio::join!(call, forward, logs);
     result
 }
 
@@ -466,6 +482,16 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         Ok(result)
     }
 
+    #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(request.level);
+        Ok(())
+    }
+
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.toolkit()
             .definition(name)
@@ -490,7 +516,15 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 return Err(self.unknown_tool(name, mode, selection));
             }
             let mut session = *selection;
-            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            let result = forward_call(
+                toolkit,
+                &self.log_level,
+                &mut session,
+                name,
+                &arguments,
+                &context,
+            )
+            .await;
             return self.to_mcp(name, result);
         }
         if !known {
@@ -507,7 +541,15 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                     )));
                 }
             };
-            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            let result = forward_call(
+                toolkit,
+                &self.log_level,
+                &mut session,
+                name,
+                &arguments,
+                &context,
+            )
+            .await;
             return self.to_mcp(name, result);
         }
 
@@ -523,7 +565,15 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 let _gate = self.reset_gate.lock().await;
                 let before = self.local_session();
                 let mut session = before;
-                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+                let result = forward_call(
+                    toolkit,
+                    &self.log_level,
+                    &mut session,
+                    name,
+                    &arguments,
+                    &context,
+                )
+                .await;
                 *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
                 (result, session != before)
             }
@@ -537,7 +587,15 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                     }
                 };
                 let mut session = before;
-                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+                let result = forward_call(
+                    toolkit,
+                    &self.log_level,
+                    &mut session,
+                    name,
+                    &arguments,
+                    &context,
+                )
+                .await;
                 if !result.is_error {
                     let names = session.active_names().map(str::to_owned).collect();
                     if let Err(e) = self.shared.store.save(key, names).await {

@@ -61,6 +61,7 @@
 //! | an unknown tool (or one the client was not shown) | JSON-RPC error `-32602`, with a did-you-mean in the message |
 //! | bad arguments, an inactive group, a tool's error, a panic, a timeout | `isError` result |
 //! | `ToolContext::report` in a tool | `notifications/progress`, when the request has a progress token (in order, before the result) |
+//! | `ToolContext::log` in a tool | `notifications/message` (logger: the tool's name), when the client asked for the level (below) |
 //! | `notifications/cancelled`, an HTTP client that disconnects | the call is cancelled: the tool's future is dropped, `ToolContext::is_cancelled` turns true |
 //! | the JSON-RPC request id | the call id |
 //! | the HTTP request | per-call data: `Extension<http::request::Parts>` in a tool (headers, URI), and every value in the request's own extensions (what an auth layer inserted) as `Extension<T>` |
@@ -71,6 +72,20 @@
 //! tool. Partial output (`ToolContext::partial`) has no MCP notification and is not sent.
 //!
 //! Tool titles: toolgroup tools have none, so `title` is never set.
+//!
+//! # Log messages
+//!
+//! The server declares the `logging` capability and answers `logging/setLevel`. A tool's
+//! `ToolContext::log` reaches the client as `notifications/message`, in order and before the
+//! call's result, when the client asked for that level: a request whose `_meta` carries
+//! `io.modelcontextprotocol/logLevel` gets the messages at or above it (any revision);
+//! without it, a 2026-07-28 request gets none (that revision forbids unrequested log
+//! messages), and an older client gets those at or above the level it set with
+//! `logging/setLevel` on its connection, or every message before it sets one (those
+//! revisions state no default; the official TypeScript and Python SDK servers send
+//! everything). A stateless HTTP request has no connection to remember a `logging/setLevel`:
+//! use the `_meta` level there. Messages the client does not get are `tracing` events, as
+//! outside MCP.
 //!
 //! # The client side
 //!
@@ -87,6 +102,7 @@ pub mod client;
 mod handler;
 #[cfg(feature = "http")]
 mod http_service;
+mod logging;
 mod store;
 
 use std::collections::HashMap;
