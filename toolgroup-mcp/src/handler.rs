@@ -347,7 +347,6 @@ impl<R: Registry> McpHandler<R> {
 ///   extensions (what an axum or tower auth layer inserted, such as the principal).
 async fn forward_call<R: Registry>(
     toolkit: &Toolkit<R>,
-    log_level: &Arc<crate::logging::ClientLogLevel>,
     session: &mut Session<R>,
     name: &str,
     arguments: &Value,
@@ -361,7 +360,7 @@ async fn forward_call<R: Registry>(
         cx.extensions_mut().extend(parts.extensions.clone());
         cx.extensions_mut().insert(parts.clone());
     }
-    let (mut cx, logs) = crate::logging::forward(cx, ctx, log_level);
+    let (mut cx, logs) = crate::logging::forward(cx, ctx);
     let Some(token) = ctx.meta.get_progress_token() else {
         let call = async move {
             let result = toolkit.call_with(session, name, arguments, &cx).await;
@@ -501,8 +500,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        context.extensions.insert(self.log_level.clone());
         let name = request.name.as_ref();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let mode = self.mode(&context);
@@ -516,15 +516,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 return Err(self.unknown_tool(name, mode, selection));
             }
             let mut session = *selection;
-            let result = forward_call(
-                toolkit,
-                &self.log_level,
-                &mut session,
-                name,
-                &arguments,
-                &context,
-            )
-            .await;
+            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
             return self.to_mcp(name, result);
         }
         if !known {
@@ -541,15 +533,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                     )));
                 }
             };
-            let result = forward_call(
-                toolkit,
-                &self.log_level,
-                &mut session,
-                name,
-                &arguments,
-                &context,
-            )
-            .await;
+            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
             return self.to_mcp(name, result);
         }
 
@@ -565,15 +549,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 let _gate = self.reset_gate.lock().await;
                 let before = self.local_session();
                 let mut session = before;
-                let result = forward_call(
-                    toolkit,
-                    &self.log_level,
-                    &mut session,
-                    name,
-                    &arguments,
-                    &context,
-                )
-                .await;
+                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
                 *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
                 (result, session != before)
             }
@@ -587,15 +563,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                     }
                 };
                 let mut session = before;
-                let result = forward_call(
-                    toolkit,
-                    &self.log_level,
-                    &mut session,
-                    name,
-                    &arguments,
-                    &context,
-                )
-                .await;
+                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
                 if !result.is_error {
                     let names = session.active_names().map(str::to_owned).collect();
                     if let Err(e) = self.shared.store.save(key, names).await {

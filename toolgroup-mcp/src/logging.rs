@@ -92,13 +92,16 @@ impl Wanted {
     }
 }
 
-fn wanted(ctx: &RequestContext<RoleServer>, connection: &Arc<ClientLogLevel>) -> Option<Wanted> {
+/// What the request's client wants; the connection's level is in the request's extensions
+/// (the handler puts it there).
+fn wanted(ctx: &RequestContext<RoleServer>) -> Option<Wanted> {
     if let Some(level) = ctx.meta.log_level() {
         return Some(Wanted::AtLeast(from_mcp(level)));
     }
     let modern = ctx
         .protocol_version()
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+    let connection = ctx.extensions.get::<Arc<ClientLogLevel>>()?;
     (!modern).then(|| Wanted::Connection(connection.clone()))
 }
 
@@ -109,9 +112,8 @@ fn wanted(ctx: &RequestContext<RoleServer>, connection: &Arc<ClientLogLevel>) ->
 pub(crate) fn forward(
     cx: CallContext,
     ctx: &RequestContext<RoleServer>,
-    connection: &Arc<ClientLogLevel>,
 ) -> (CallContext, impl Future<Output = ()> + use<>) {
-    let Some(wanted) = wanted(ctx, connection) else {
+    let Some(wanted) = wanted(ctx) else {
         return (cx, Sender(None).run());
     };
     let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
