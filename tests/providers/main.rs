@@ -6,6 +6,7 @@ mod support;
 mod calls;
 mod delivery;
 mod golden;
+mod mcp_dialect;
 mod results;
 mod schemas;
 mod strict;

@@ -1,5 +1,5 @@
 //! What a call carries besides its name and arguments: who it is for (per-call data), who
-//! listens to its progress, and how to cancel it.
+//! listens to its progress and its log messages, and how to cancel it.
 //!
 //! # Per-call data: a type map, like axum's `Extension`
 //!
@@ -17,6 +17,16 @@
 //! in the group itself (fields of a `#[tool_group]` impl's `self`): that is the counterpart
 //! of axum's `State`, checked at compile time. The cost of the type map is that "this call
 //! has no `UserId`" can only be found at run time; it is reported as an error result.
+//!
+//! # Log messages
+//!
+//! A tool logs through its context ([`ToolContext::log`], or the handle
+//! [`ToolContext::logger`]) at one of MCP's eight levels ([`LogLevel`], syslog's). Where the
+//! message goes is the caller's choice, not the tool's: a caller that observes the call's
+//! log ([`CallContext::on_log`]) receives every message (the MCP server turns them into
+//! `notifications/message` at or above the level the client asked for); without an observer,
+//! each message is a `tracing` event naming the tool, so a tool's log is never lost and never
+//! needs a second code path for tests or for other providers.
 
 use std::any::type_name;
 use std::fmt;
@@ -27,6 +37,11 @@ pub use http::Extensions;
 pub use tokio_util::sync::CancellationToken;
 
 use crate::result::{CallResult, Content};
+
+mod log;
+
+pub use log::{LogEvent, LogFn, LogLevel, Logger, UnknownLogLevel};
+use log::{LogSink, trace};
 
 /// Observes progress reports and partial output while a call runs.
 pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
@@ -47,6 +62,7 @@ pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
 ///     .with_id("call_1")
 ///     .with_extension(UserId(7))
 ///     .on_progress(|event| println!("{}: {:?}", event.tool, event.progress))
+///     .on_log(|event| println!("{} [{}] {}", event.tool, event.level, event.message))
 ///     .with_cancellation(token.clone());
 /// assert_eq!(cx.extensions().get::<UserId>().map(|u| u.0), Some(7));
 /// ```
@@ -79,10 +95,14 @@ impl CallContext {
         self
     }
 
-    /// Replace the per-call data with `extensions`.
+    /// Replace the per-call data with `extensions` (the log observer, if any, stays).
     #[must_use]
     pub fn with_extensions(mut self, extensions: Extensions) -> Self {
+        let sink = self.extensions.remove::<LogSink>();
         self.extensions = extensions;
+        if let Some(sink) = sink {
+            self.extensions.insert(sink);
+        }
         self
     }
 
@@ -95,6 +115,16 @@ impl CallContext {
         observer: impl Fn(&ProgressEvent<'_>) + Send + Sync + 'static,
     ) -> Self {
         self.progress = Some(Arc::new(observer));
+        self
+    }
+
+    /// Observe the tool's log messages ([`ToolContext::log`]): each one reaches `observer`
+    /// instead of becoming a `tracing` event. Like the progress observer, it runs on the
+    /// tool's task, inside the call: keep it short; a panic in it is contained like a panic in
+    /// the tool. Call [`LogEvent::trace`] from it for the messages it does not forward.
+    #[must_use]
+    pub fn on_log(mut self, observer: impl Fn(&LogEvent<'_>) + Send + Sync + 'static) -> Self {
+        self.extensions.insert(LogSink(Arc::new(observer)));
         self
     }
 
@@ -143,6 +173,7 @@ impl fmt::Debug for CallContext {
             .field("id", &self.id)
             .field("extensions", &self.extensions)
             .field("progress", &self.progress.as_ref().map(|_| "observer"))
+            .field("log", &self.extensions.get::<LogSink>().map(|_| "observer"))
             .field("cancel", &self.cancel)
             .finish()
     }
@@ -197,6 +228,7 @@ pub struct ProgressEvent<'a> {
 ///     ctx: ToolContext<'_>,
 /// ) -> String {
 ///     let tenant = ctx.extension::<Tenant>().map_or("nobody", |t| t.0.as_str());
+///     ctx.logger().info(format_args!("counting to {n} for {tenant}"));
 ///     for i in 0..n {
 ///         if ctx.is_cancelled() {
 ///             return format!("stopped at {i} for {tenant}");
@@ -285,6 +317,58 @@ impl<'a> ToolContext<'a> {
         self.progress.is_some()
     }
 
+    /// Log `message` at `level`: to the caller's log observer ([`CallContext::on_log`]; over
+    /// MCP, a `notifications/message` when the client asked for that level), else as a
+    /// `tracing` event naming the tool (see [`LogEvent::trace`]). Never fails: a message
+    /// nobody wants is dropped.
+    ///
+    /// ```
+    /// use toolgroup::context::LogLevel;
+    /// use toolgroup::prelude::*;
+    ///
+    /// /// Fetch a page.
+    /// #[tool]
+    /// async fn fetch(
+    ///     /// The page.
+    ///     url: String,
+    ///     ctx: ToolContext<'_>,
+    /// ) -> String {
+    ///     ctx.log(LogLevel::Debug, format_args!("fetching {url}"));
+    ///     if !url.starts_with("https://") {
+    ///         ctx.logger().warning("not over HTTPS");
+    ///     }
+    ///     format!("fetched {url}")
+    /// }
+    /// ```
+    pub fn log(&self, level: LogLevel, message: impl fmt::Display) {
+        match self.extensions.and_then(Extensions::get::<LogSink>) {
+            Some(LogSink(observer)) => {
+                let message = message.to_string();
+                observer(&LogEvent {
+                    tool: self.tool,
+                    group: self.group,
+                    call_id: self.call_id,
+                    level,
+                    message: &message,
+                });
+            }
+            None => trace(self.tool, self.group, self.call_id, level, &message),
+        }
+    }
+
+    /// A logging handle with one method per level (`ctx.logger().info(..)`), to keep or to
+    /// pass to helpers that do not need the whole context.
+    pub fn logger(&self) -> Logger<'a> {
+        Logger { ctx: *self }
+    }
+
+    /// Whether the caller observes the log; without an observer, messages become `tracing`
+    /// events (which the subscriber may still filter out).
+    pub fn is_log_observed(&self) -> bool {
+        self.extensions
+            .is_some_and(|e| e.get::<LogSink>().is_some())
+    }
+
     fn event<'p>(&self, progress: &'p Progress) -> ProgressEvent<'p>
     where
         'a: 'p,
@@ -328,6 +412,7 @@ impl fmt::Debug for ToolContext<'_> {
             .field("call_id", &self.call_id)
             .field("extensions", &self.extensions)
             .field("observed", &self.progress.is_some())
+            .field("log_observed", &self.is_log_observed())
             .field("cancellable", &self.cancel.is_some())
             .finish()
     }

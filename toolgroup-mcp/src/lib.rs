@@ -78,6 +78,7 @@
 //! | an unknown tool (or one the client was not shown) | JSON-RPC error `-32602`, with a did-you-mean in the message |
 //! | bad arguments, an inactive group, a tool's error, a panic, a timeout | `isError` result |
 //! | `ToolContext::report` in a tool | `notifications/progress`, when the request has a progress token (in order, before the result) |
+//! | `ToolContext::log` in a tool | `notifications/message` (logger: the tool's name), when the client asked for the level (below) |
 //! | `notifications/cancelled`, an HTTP client that disconnects | the call is cancelled: the tool's future is dropped, `ToolContext::is_cancelled` turns true |
 //! | the JSON-RPC request id | the call id |
 //! | the HTTP request | per-call data: `Extension<http::request::Parts>` in a tool (headers, URI), and every value in the request's own extensions (what an auth layer inserted) as `Extension<T>` |
@@ -88,6 +89,20 @@
 //! tool. Partial output (`ToolContext::partial`) has no MCP notification and is not sent.
 //!
 //! Tool titles: toolgroup tools have none, so `title` is never set.
+//!
+//! # Log messages
+//!
+//! The server declares the `logging` capability and answers `logging/setLevel`. A tool's
+//! `ToolContext::log` reaches the client as `notifications/message`, in order and before the
+//! call's result, when the client asked for that level: a request whose `_meta` carries
+//! `io.modelcontextprotocol/logLevel` gets the messages at or above it (any revision);
+//! without it, a 2026-07-28 request gets none (that revision forbids unrequested log
+//! messages), and an older client gets those at or above the level it set with
+//! `logging/setLevel` on its connection, or every message before it sets one (those
+//! revisions state no default; the official TypeScript and Python SDK servers send
+//! everything). A stateless HTTP request has no connection to remember a `logging/setLevel`:
+//! use the `_meta` level there. Messages the client does not get are `tracing` events, as
+//! outside MCP.
 //!
 //! # The client side
 //!
@@ -101,10 +116,12 @@
 #[cfg(feature = "client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub mod client;
+mod groups;
 mod handler;
 #[cfg(feature = "http")]
 mod http_service;
 mod jsonrpc;
+mod logging;
 mod store;
 
 use std::collections::HashMap;
@@ -119,6 +136,8 @@ use toolgroup_core::{Registry, Session, Toolkit, registry::GroupId};
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use axum;
+pub(crate) use groups::parse_groups;
+pub use groups::{GroupsError, Mode};
 pub use handler::McpHandler;
 #[cfg(feature = "http")]
 pub use http_service::McpHttpService;
@@ -129,117 +148,6 @@ pub use store::{GroupStore, MemoryStore, StoreError, StoreFuture};
 
 /// The `_meta` key of a tool's group in `tools/list`.
 pub const GROUP_META_KEY: &str = "toolgroup/group";
-
-/// How groups reach MCP clients. See the [crate docs](crate) for the full picture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Mode {
-    /// The groups are chosen at connect time (a command-line flag, the URL); `reset_tools`
-    /// is hidden.
-    Selected,
-    /// Every tool is listed, always in the same order; calls to inactive groups are refused.
-    Gated,
-    /// The list follows the active set, with `notifications/tools/list_changed`; gated for
-    /// 2026-07-28 clients.
-    Dynamic,
-}
-
-impl Mode {
-    /// The mode's name as [`FromStr`](std::str::FromStr) accepts it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Mode::Selected => "selected",
-            Mode::Gated => "gated",
-            Mode::Dynamic => "dynamic",
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Mode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        [Mode::Selected, Mode::Gated, Mode::Dynamic]
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                format!("unknown mode `{s}`; expected one of `selected`, `gated`, `dynamic`")
-            })
-    }
-}
-
-/// Group names that are not switchable groups of the toolkit: every problem at once, each
-/// with a did-you-mean.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct GroupsError {
-    /// The unknown names, in the order given.
-    pub unknown: Vec<String>,
-    /// The toolkit's switchable groups.
-    pub known: Vec<&'static str>,
-}
-
-impl GroupsError {
-    /// The closest real group to the unknown name `name`, if it looks like a typo of one.
-    pub fn suggestion(&self, name: &str) -> Option<&'static str> {
-        did_you_mean(name, self.known.iter().copied())
-    }
-
-    /// The error as the JSON body of the HTTP service's `400` answer:
-    /// `{"error": "unknown_groups", "message": ..., "unknown": [{"name", "did_you_mean"}],
-    /// "groups": [every switchable group]}`.
-    pub fn to_json(&self) -> Value {
-        let unknown: Vec<Value> = self
-            .unknown
-            .iter()
-            .map(|name| {
-                serde_json::json!({
-                    "name": echo(name, 64),
-                    "did_you_mean": self.suggestion(name),
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "error": "unknown_groups",
-            "message": self.to_string(),
-            "unknown": unknown,
-            "groups": self.known,
-        })
-    }
-}
-
-impl fmt::Display for GroupsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, name) in self.unknown.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "unknown group `{}`", echo(name, 64))?;
-            if let Some(s) = self.suggestion(name) {
-                write!(f, " (did you mean `{s}`?)")?;
-            }
-        }
-        f.write_str(". The groups are ")?;
-        for (i, name) in self.known.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{name}`")?;
-        }
-        if self.known.is_empty() {
-            f.write_str("none")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for GroupsError {}
 
 /// The toolkit's own "did you mean" (one algorithm and threshold for every message).
 pub(crate) use toolgroup_core::__private::did_you_mean;
@@ -546,31 +454,6 @@ impl<R: Registry> McpServer<R> {
         axum::serve(listener, app)
             .with_graceful_shutdown(async move { shutdown.cancelled_owned().await })
             .await
-    }
-}
-
-pub(crate) fn parse_groups<'a, R: Registry>(
-    names: impl IntoIterator<Item = &'a str>,
-) -> Result<Session<R>, GroupsError> {
-    let mut session = Session::new();
-    let mut unknown = Vec::new();
-    for name in names {
-        let name = name.trim();
-        if name.is_empty() {
-            continue;
-        }
-        match R::Group::ALL.iter().find(|g| g.name() == name) {
-            Some(group) => session.activate(*group),
-            None => unknown.push(name.to_owned()),
-        }
-    }
-    if unknown.is_empty() {
-        Ok(session)
-    } else {
-        Err(GroupsError {
-            unknown,
-            known: R::Group::ALL.iter().map(|g| g.name()).collect(),
-        })
     }
 }
 

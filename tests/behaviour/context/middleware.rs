@@ -8,7 +8,7 @@ use toolgroup::middleware::{
     AuditLayer, AuditRecord, BoxError, IdempotentCacheLayer, MaxResultSizeLayer, ToolRequest,
 };
 use toolgroup::prelude::*;
-use toolgroup::{args::ArgumentsBuf, BoxFuture};
+use toolgroup::{BoxFuture, args::ArgumentsBuf};
 
 use super::*;
 

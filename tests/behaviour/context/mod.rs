@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolgroup::prelude::*;
-use toolgroup::{policy::Approver, BoxFuture, policy::Decision, policy::Policy, policy::PolicyRequest, policy::RequireApproval};
+use toolgroup::{
+    BoxFuture, policy::Approver, policy::Decision, policy::Policy, policy::PolicyRequest,
+    policy::RequireApproval,
+};
 
 /// Who the call is for.
 #[derive(Debug, Clone, PartialEq)]

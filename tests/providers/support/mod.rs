@@ -26,8 +26,9 @@ pub use serde::{Deserialize, Serialize};
 pub use serde_json::{Value, json};
 pub use toolgroup::prelude::*;
 pub use toolgroup::provider::{
-    limits::ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS, limits::ANTHROPIC_MAX_STRICT_TOOLS,
-    limits::ANTHROPIC_MAX_STRICT_UNION_PARAMS, AllowMode, DecodeError, MissingCallId, NotStrict, Provider,
-    Rendered, Strictness, anthropic_strict, gemini_legacy_schema, mcp_output_schema, openai_strict,
+    AllowMode, DecodeError, MissingCallId, NotStrict, Provider, Rendered, Strictness,
+    anthropic_strict, gemini_legacy_schema, limits::ANTHROPIC_MAX_STRICT_OPTIONAL_PARAMS,
+    limits::ANTHROPIC_MAX_STRICT_TOOLS, limits::ANTHROPIC_MAX_STRICT_UNION_PARAMS,
+    mcp_output_schema, openai_strict,
 };
-pub use toolgroup::{registry::GroupId, Registry};
+pub use toolgroup::{Registry, registry::GroupId};

@@ -48,7 +48,7 @@ fn definition(def: &ToolDefinition) -> (Value, Option<bool>) {
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(def.name));
     tool.insert("description".to_owned(), json!(def.description));
-    tool.insert("inputSchema".to_owned(), object_root(&def.input_schema));
+    tool.insert("inputSchema".to_owned(), input_schema(&def.input_schema));
     let mut wrapped = None;
     if let Some(output) = &def.output_schema {
         let output = mcp_output_schema(output);
@@ -71,6 +71,25 @@ fn definition(def: &ToolDefinition) -> (Value, Option<bool>) {
         tool.insert("annotations".to_owned(), Value::Object(annotations));
     }
     (Value::Object(tool), wrapped)
+}
+
+/// The dialect MCP's `inputSchema` is read in, named in every input schema.
+const MCP_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A tool's `inputSchema`: an object root (`object_root`) that names its dialect first,
+/// unless it names one already (a remote server's schema keeps its own). Why only MCP: see
+/// the module docs, "MCP input schemas name their dialect".
+fn input_schema(schema: &Value) -> Value {
+    let mut schema = object_root(schema);
+    if let Value::Object(map) = &mut schema
+        && !map.contains_key("$schema")
+    {
+        let mut named = Map::with_capacity(map.len() + 1);
+        named.insert("$schema".to_owned(), json!(MCP_SCHEMA_DIALECT));
+        named.append(map);
+        *map = named;
+    }
+    schema
 }
 
 /// A `tools/call` request (its JSON-RPC `id` becomes the call's id) or its `params`.

@@ -49,6 +49,22 @@
 //!   Anthropic and MCP have no allow-list: use the list mode there (MCP servers list a
 //!   stable set and rely on the refusal at call time).
 //!
+//! # MCP input schemas name their dialect
+//!
+//! The canonical schema has no `$schema`, and no LLM provider's rendering adds one: none of
+//! them documents the keyword, strict modes accept only the keywords they list, and Gemini's
+//! legacy dialect rejects it. MCP's `inputSchema` is the exception: it starts with
+//! `"$schema": "https://json-schema.org/draft/2020-12/schema"` (a schema that names a dialect
+//! already, such as a remote server's, keeps its own). MCP reads a schema without `$schema` as
+//! 2020-12, so validation is the same either way; the keyword is kept because MCP asks servers
+//! to preserve it beside `$defs` (SEP-1613, the conformance suite's `json-schema-2020-12`
+//! scenario), and because a client that gathers tools from many servers cannot otherwise tell
+//! which dialect a schema means. The official SDK clients accept it: the Python `mcp` package
+//! (2.3) and the TypeScript `@modelcontextprotocol/sdk` (1.32, with its default validation of
+//! `inputSchema`) list such tools and call them. `outputSchema` stays without it: MCP asks
+//! nothing there, and a client compiles it to check results, where an unknown meta-schema
+//! would be one more way to fail.
+//!
 //! # Calls and results
 //!
 //! [`Provider::decode_calls`] turns a provider's response into [`ToolCall`]s
@@ -138,11 +154,13 @@ pub enum Provider {
     /// Gemini with the legacy `parameters` field: the OpenAPI 3.0 subset (inlined
     /// references, `nullable`, no `additionalProperties`); see [`gemini_legacy_schema`].
     GeminiLegacy,
-    /// MCP: `Tool` objects of a `tools/list` result: the canonical `inputSchema` (a tool
-    /// without parameters declares `{"type":"object","additionalProperties":false}`, as MCP
+    /// MCP: `Tool` objects of a `tools/list` result: the canonical `inputSchema` naming its
+    /// dialect (`"$schema": "https://json-schema.org/draft/2020-12/schema"`; a tool without
+    /// parameters declares `{"type":"object","additionalProperties":false}` besides, as MCP
     /// recommends), an `outputSchema` wrapped as `{"result": ...}` when the output is not an
     /// object (see [`mcp_output_schema`]), and `annotations` holding only the hints the tool
-    /// states.
+    /// states. See [MCP input schemas](self#mcp-input-schemas-name-their-dialect) for why
+    /// only MCP gets `$schema`.
     Mcp,
 }
 

@@ -1,5 +1,7 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
+mod call;
+
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -7,19 +9,20 @@ use std::sync::Arc;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     CustomRequest, CustomResult, DiscoverResult, ErrorData, InitializeRequestParams,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ResultType, ServerCapabilities, ServerConfig, Tool,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ResultType,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{
-    CallContext, CallResult, Content, Registry, Session, ToolCall, ToolDefinition, Toolkit,
-    context::Progress, meta::RESET_TOOLS,
+    CallResult, Content, Registry, Session, ToolCall, ToolDefinition, Toolkit, meta::RESET_TOOLS,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};
+
+use self::call::{forward_call, tools_call_problem};
 
 /// The MCP server of one connection: an rmcp [`ServerHandler`] built by
 /// [`McpServer::handler`](crate::McpServer::handler). Holds the connection's active set
@@ -33,6 +36,8 @@ pub struct McpHandler<R: Registry> {
     reset_gate: Arc<tokio::sync::Mutex<()>>,
     /// Selected mode: the groups chosen for the connection (when not taken from the URL).
     fixed: Session<R>,
+    /// The level the client set with `logging/setLevel`.
+    log_level: Arc<crate::logging::ClientLogLevel>,
 }
 
 impl<R: Registry> Clone for McpHandler<R> {
@@ -42,6 +47,7 @@ impl<R: Registry> Clone for McpHandler<R> {
             local: self.local.clone(),
             reset_gate: self.reset_gate.clone(),
             fixed: self.fixed,
+            log_level: self.log_level.clone(),
         }
     }
 }
@@ -84,6 +90,7 @@ impl<R: Registry> McpHandler<R> {
             local: Arc::new(std::sync::Mutex::new(local)),
             reset_gate: Arc::new(tokio::sync::Mutex::new(())),
             fixed,
+            log_level: Arc::new(crate::logging::ClientLogLevel::new()),
         }
     }
 
@@ -223,7 +230,10 @@ impl<R: Registry> McpHandler<R> {
     }
 
     fn info(&self, selection: Option<&Session<R>>) -> ServerConfig {
-        let mut capabilities = ServerCapabilities::builder().enable_tools();
+        #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_tools();
         if self.shared.mode == Mode::Dynamic {
             capabilities = capabilities.enable_tool_list_changed();
         }
@@ -327,73 +337,6 @@ impl<R: Registry> McpHandler<R> {
     }
 }
 
-/// Run one tool call with the MCP request's context:
-///
-/// - the JSON-RPC request id is the call's id;
-/// - cancellation: `ctx.ct` fires on `notifications/cancelled` and when a stateless HTTP
-///   client goes away; the toolkit then drops the tool's future and answers an error result;
-/// - progress: when the request has a progress token, each `ToolContext::report` of the tool
-///   becomes a `notifications/progress`, sent in order and before the result (partial output
-///   has no MCP notification and is not forwarded);
-/// - HTTP: the request's `http::request::Parts` are per-call data (a tool takes
-///   `Extension<http::request::Parts>`), and so is every value in the request's own
-///   extensions (what an axum or tower auth layer inserted, such as the principal).
-async fn forward_call<R: Registry>(
-    toolkit: &Toolkit<R>,
-    session: &mut Session<R>,
-    name: &str,
-    arguments: &Value,
-    ctx: &RequestContext<RoleServer>,
-) -> CallResult {
-    let mut cx = CallContext::new()
-        .with_id(ctx.id.to_string())
-        .with_cancellation(ctx.ct.clone());
-    #[cfg(feature = "http")]
-    if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
-        cx.extensions_mut().extend(parts.extensions.clone());
-        cx.extensions_mut().insert(parts.clone());
-    }
-    let Some(token) = ctx.meta.get_progress_token() else {
-        return toolkit.call_with(session, name, arguments, &cx).await;
-    };
-    let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
-    cx = cx.on_progress(move |event| {
-        if let Progress::Step {
-            done,
-            total,
-            message,
-        } = event.progress
-        {
-            let _ = sender.send((*done, *total, message.clone()));
-        }
-    });
-    let peer = ctx.peer.clone();
-    let forward = async move {
-        while let Some((done, total, message)) = receiver.recv().await {
-            let mut param = ProgressNotificationParam::new(token.clone(), done);
-            if let Some(total) = total {
-                param = param.with_total(total);
-            }
-            if let Some(message) = message {
-                param = param.with_message(message);
-            }
-            // A client that went away needs no progress.
-            if peer.notify_progress(param).await.is_err() {
-                break;
-            }
-        }
-    };
-    let call = async move {
-        let result = toolkit.call_with(session, name, arguments, &cx).await;
-        // The observer (and its sender) goes with the context: the forwarding loop ends
-        // once it has sent every report.
-        drop(cx);
-        result
-    };
-    let (result, ()) = tokio::join!(call, forward);
-    result
-}
-
 impl<R: Registry> ServerHandler for McpHandler<R> {
     fn get_info(&self) -> ServerConfig {
         if self.shared.mode == Mode::Selected {
@@ -468,6 +411,16 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         Ok(result)
     }
 
+    #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(request.level);
+        Ok(())
+    }
+
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.toolkit()
             .definition(name)
@@ -497,8 +450,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        context.extensions.insert(self.log_level.clone());
         let name = request.name.as_ref();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let mode = self.mode(&context);
@@ -583,35 +537,6 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             let _ = context.peer.notify_tool_list_changed().await;
         }
         self.to_mcp(name, result)
-    }
-}
-
-/// What is wrong with the params of a `tools/call` that rmcp could not read.
-fn tools_call_problem(params: Option<&Value>) -> String {
-    let kind = |v: &Value| match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
-    let Some(Value::Object(params)) = params else {
-        return "invalid params: `tools/call` needs `params`, an object with the tool's `name` and its `arguments`".to_owned();
-    };
-    let Some(Value::String(name)) = params.get("name") else {
-        return "invalid params: `tools/call` needs the tool's `name`, a string".to_owned();
-    };
-    let name = crate::echo(name, 64);
-    match params.get("arguments") {
-        Some(arguments) if !arguments.is_object() && !arguments.is_null() => format!(
-            "invalid params: the `arguments` of `{name}` must be an object of the tool's arguments by name, not {}",
-            kind(arguments)
-        ),
-        _ => match serde_json::from_value::<CallToolRequestParams>(Value::Object(params.clone())) {
-            Err(e) => format!("invalid params of `tools/call` for `{name}`: {e}"),
-            Ok(_) => format!("invalid params of `tools/call` for `{name}`"),
-        },
     }
 }
 
