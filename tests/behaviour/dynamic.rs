@@ -456,6 +456,17 @@ fn renderers_and_the_mask_mode_include_remote_tools() {
         panic!("{loose:?}")
     };
     assert_eq!(why.path, "/properties/q");
+    // Said in JSON Schema terms: the schema did not come from a Rust type.
+    assert_eq!(
+        why.reason,
+        "may be omitted but cannot be null (a property outside `required` whose type does not allow `null`); OpenAI strict mode requires every property, optional ones as a union with null"
+    );
+    let anthropic = Rendered::new(&kit, Provider::Anthropic);
+    if let Some(toolgroup::provider::Strictness::Fallback(why)) =
+        anthropic.strictness(&kit, "query")
+    {
+        assert!(!why.reason.contains("serde"), "{why}");
+    }
     assert_eq!(openai.strictness(&kit, "no_such_tool"), None);
     let mcp = Rendered::new(&kit, Provider::Mcp).tools_value(&kit, &session);
     let read_file = &mcp.as_array().unwrap()[3];

@@ -117,6 +117,9 @@ pub struct ToolDefinition {
     pub group: Option<&'static str>,
     /// Whether the tool is always available (basic group or `reset_tools`).
     pub always_on: bool,
+    /// Whether the schemas were generated from Rust types (so a strict-mode fallback may name
+    /// the Rust construct behind a rule), rather than found at run time.
+    pub(crate) from_rust: bool,
 }
 
 impl ToolDefinition {
@@ -129,6 +132,7 @@ impl ToolDefinition {
             annotations: info.annotations,
             group: Some(group.name),
             always_on: group.basic,
+            from_rust: true,
         }
     }
 }

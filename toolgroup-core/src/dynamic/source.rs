@@ -154,6 +154,7 @@ pub(crate) fn intern(group: &'static str, tool: &DynamicTool) -> &'static ToolDe
         annotations: tool.annotations,
         group: Some(group),
         always_on: false,
+        from_rust: false,
     }));
     map.insert(key, def);
     def

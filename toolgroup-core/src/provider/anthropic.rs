@@ -7,7 +7,7 @@ use super::content::{
     Delivery, is_one_of, link_text, media_len, over_limit, resource_text, unsupported_note,
 };
 use super::decode::{At, DecodeError, MissingCallId, call};
-use super::format::{Definition, Encoded, Format, Strictness, call_id};
+use super::format::{Definition, Encoded, Format, Strictness, call_id, plain_terms};
 use super::schema::strict::{Stats, count};
 use super::schema::{NotStrict, anthropic_strict, loose, object_root};
 use crate::meta::ToolDefinition;
@@ -93,7 +93,7 @@ impl Format for Anthropic {
                     },
                     Err(why) => Definition {
                         json: loose_definition(def),
-                        strictness: Strictness::Fallback(why),
+                        strictness: Strictness::Fallback(plain_terms(def, why)),
                         wrapped: None,
                     },
                 }

@@ -151,3 +151,13 @@ pub(crate) fn call_id<'c>(
         tool: call.name.clone(),
     })
 }
+
+/// A strict-mode fallback's reason for `def`: in Rust terms for a tool generated from Rust,
+/// in JSON Schema terms for one found at run time.
+pub(super) fn plain_terms(def: &ToolDefinition, why: NotStrict) -> NotStrict {
+    if def.from_rust {
+        why
+    } else {
+        why.in_json_schema_terms()
+    }
+}

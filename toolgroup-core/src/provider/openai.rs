@@ -8,7 +8,9 @@ use super::content::{
     resource_text, unsupported_note,
 };
 use super::decode::{At, DecodeError, MissingCallId, call};
-use super::format::{AllowMode, Definition, Encoded, Envelope, Format, Strictness, call_id};
+use super::format::{
+    AllowMode, Definition, Encoded, Envelope, Format, Strictness, call_id, plain_terms,
+};
 use super::schema::{loose, object_root, openai_strict};
 use crate::meta::ToolDefinition;
 use crate::result::{CallResult, Content, ResourceContents};
@@ -46,7 +48,7 @@ fn parameters(def: &ToolDefinition) -> (Value, Strictness) {
         Ok(schema) => (schema, Strictness::Strict),
         Err(why) => (
             loose(&object_root(&def.input_schema)),
-            Strictness::Fallback(why),
+            Strictness::Fallback(plain_terms(def, why)),
         ),
     }
 }

@@ -35,6 +35,7 @@ pub(crate) fn definition(groups: &[GroupInfo], switchable: &[usize]) -> Option<T
         },
         group: None,
         always_on: true,
+        from_rust: true,
     })
 }
 

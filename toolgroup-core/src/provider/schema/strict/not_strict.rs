@@ -22,6 +22,27 @@ impl NotStrict {
     }
 }
 
+impl NotStrict {
+    /// The reason for a schema that did not come from Rust (a remote server's): each rule
+    /// said in JSON Schema terms, without the Rust construct that usually breaks it.
+    pub(crate) fn in_json_schema_terms(mut self) -> Self {
+        for (rust, json) in [
+            ("(a `serde_json::Value`)", "(the schema `true` or `{}`)"),
+            (
+                "(a map such as `HashMap<String, _>`)",
+                "(its `additionalProperties` is a schema)",
+            ),
+            (
+                "(a `#[serde(default)]` field that is not an `Option`)",
+                "(a property outside `required` whose type does not allow `null`)",
+            ),
+        ] {
+            self.reason = self.reason.replace(rust, json);
+        }
+        self
+    }
+}
+
 impl fmt::Display for NotStrict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
