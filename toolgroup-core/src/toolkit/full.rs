@@ -45,7 +45,13 @@ impl<R: Registry> Toolkit<R> {
             Pending::new(&self.audit, tool, group, cx.id)
         });
         let body = self
-            .full(session, name, arguments, cx)
+            .full(
+                session,
+                name,
+                arguments,
+                cx,
+                audit.is_some() || !span.is_disabled(),
+            )
             .instrument(span.clone());
         let (outcome, result) = match cx.context.and_then(CallContext::cancellation) {
             None => body.await,
@@ -82,6 +88,7 @@ impl<R: Registry> Toolkit<R> {
         name: &str,
         arguments: Arguments<'_>,
         cx: Cx<'_>,
+        wants_label: bool,
     ) -> Outcome {
         let parts = match self.resolve(session, name, cx) {
             Ok(parts) => parts,
@@ -111,21 +118,23 @@ impl<R: Registry> Toolkit<R> {
         }
         if let Some(pipeline) = &self.pipeline {
             return self
-                .through_layers(pipeline, session, parts, arguments)
+                .through_layers(pipeline, session, parts, arguments, wants_label)
                 .await;
         }
-        let (new, outcome) = self
+        let mut state = *session.bits();
+        let outcome = self
             .core
-            .run_target(&parts, arguments, session.bits(), self.panic_details)
+            .run_target(&parts, arguments, &mut state, self.panic_details)
             .await;
-        if let Some(new) = new {
-            *session = Session::from_bits(new);
+        if let Target::Reset = parts.target {
+            *session = Session::from_bits(state);
         }
         outcome
     }
 
     /// What `name` runs in `session`, with the call's parts; or the answer to a call of an
     /// unknown tool or of a tool whose group is not active.
+    #[inline]
     fn resolve<'c>(
         &self,
         session: &Session<R>,

@@ -10,7 +10,7 @@ use tower_service::Service;
 use crate::args::{Arguments, ArgumentsBuf};
 use crate::context::{CancellationToken, Extensions, ProgressFn};
 use crate::futures::BoxFuture;
-use crate::meta::ToolAnnotations;
+use crate::meta::{RESET_TOOLS, ToolAnnotations};
 use crate::registry::Registry;
 use crate::reset::Handoff;
 use crate::result::CallResult;
@@ -49,8 +49,9 @@ pub(crate) struct Inner {
     cancel: Option<CancellationToken>,
     /// For `reset_tools`: the session before the call, and where the new one goes.
     reset: Option<Handoff>,
-    /// Where the innermost service leaves its outcome label, for the span and the audit.
-    label: Arc<Mutex<Option<&'static str>>>,
+    /// Where the innermost service leaves its outcome label, when the span or the audit
+    /// wants it (allocated only then).
+    label: Option<Arc<Mutex<Option<&'static str>>>>,
     panic_details: bool,
 }
 
@@ -190,16 +191,22 @@ impl<R: Registry> Run for Core<R> {
                 extensions,
                 inner,
             } = request;
-            let mut old = R::EMPTY;
-            if let Target::Reset = inner.target {
-                let Some(handoff) = &inner.reset else {
-                    return messages::layer_error(tool, &"the request lost its session state");
-                };
-                old.as_mut().copy_from_slice(&handoff.old);
-            }
+            let mut state = R::EMPTY;
+            // The context names what runs, whatever a layer did to the request's `tool`.
+            let runs = match inner.target {
+                Target::Reset => {
+                    let Some(handoff) = &inner.reset else {
+                        return messages::layer_error(tool, &"the request lost its session state");
+                    };
+                    state.as_mut().copy_from_slice(&handoff.old);
+                    RESET_TOOLS
+                }
+                Target::Tool { index, .. } => self.slots[index as usize].info.name,
+                Target::Dynamic { definition, .. } => definition.name,
+            };
             let parts = Parts {
                 target: inner.target,
-                tool,
+                tool: runs,
                 group,
                 annotations,
                 call_id: call_id.as_deref(),
@@ -207,14 +214,22 @@ impl<R: Registry> Run for Core<R> {
                 progress: inner.progress.as_ref(),
                 cancel: inner.cancel.as_ref(),
             };
-            let (new, (label, result)) = self
-                .run_target(&parts, arguments.as_arguments(), &old, inner.panic_details)
+            let (label, result) = self
+                .run_target(
+                    &parts,
+                    arguments.as_arguments(),
+                    &mut state,
+                    inner.panic_details,
+                )
                 .await;
-            if let (Some(new), Some(handoff)) = (new, &inner.reset) {
+            // Accepted: `reset::answer` labels an accepted call `ok`.
+            if let (Some(handoff), "ok") = (&inner.reset, label) {
                 *handoff.new.lock().unwrap_or_else(PoisonError::into_inner) =
-                    Some(new.as_ref().into());
+                    Some(state.as_ref().into());
             }
-            *inner.label.lock().unwrap_or_else(PoisonError::into_inner) = Some(label);
+            if let Some(slot) = &inner.label {
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(label);
+            }
             result
         })
     }
@@ -230,6 +245,7 @@ impl<R: Registry> Toolkit<R> {
         session: &mut Session<R>,
         parts: Parts<'_>,
         arguments: Arguments<'_>,
+        wants_label: bool,
     ) -> (&'static str, CallResult) {
         let tool = parts.tool;
         let reset = matches!(parts.target, Target::Reset).then(|| Handoff {
@@ -237,7 +253,7 @@ impl<R: Registry> Toolkit<R> {
             new: Arc::default(),
         });
         let new_state = reset.as_ref().map(|r| r.new.clone());
-        let label: Arc<Mutex<Option<&'static str>>> = Arc::default();
+        let label = wants_label.then(Arc::<Mutex<Option<&'static str>>>::default);
         let request = ToolRequest {
             tool,
             group: parts.group,
@@ -281,7 +297,8 @@ impl<R: Registry> Toolkit<R> {
                 }
                 // The innermost service's label, unless a layer answered (a cache hit) or
                 // turned the result into an error or out of one.
-                let inner = label.lock().unwrap_or_else(PoisonError::into_inner).take();
+                let inner =
+                    label.and_then(|l| l.lock().unwrap_or_else(PoisonError::into_inner).take());
                 let label = match inner {
                     Some(label) if (label == "ok") != result.is_error => label,
                     _ if result.is_error => "tool_error",

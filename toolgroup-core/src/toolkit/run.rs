@@ -11,7 +11,7 @@ use crate::context::{CancellationToken, Extensions, ProgressFn, ToolContext};
 use crate::futures::{BoxFuture, CatchUnwind, catch_panic};
 use crate::meta::{ToolAnnotations, ToolDefinition};
 use crate::registry::Registry;
-use crate::reset::{self, RESET_TOOLS};
+use crate::reset;
 use crate::result::CallResult;
 use crate::tool::SyncCall;
 
@@ -50,23 +50,17 @@ pub(crate) struct Parts<'a> {
 pub(crate) type Outcome = (&'static str, CallResult);
 
 impl<R: Registry> Core<R> {
-    /// Run `parts.target`. For `reset_tools`, `old` is the session's state before the call and
-    /// the new state (if accepted) comes back for the caller to apply; nothing else reads it.
+    /// Run `parts.target`. For `reset_tools`, `state` is the session's state before the call,
+    /// replaced by the new one if the call is accepted; nothing else reads it.
     pub(crate) async fn run_target(
         &self,
         parts: &Parts<'_>,
         arguments: Arguments<'_>,
-        old: &R::Bits,
+        state: &mut R::Bits,
         panic_details: bool,
-    ) -> (Option<R::Bits>, Outcome) {
-        // The context names what runs, whatever a layer did to the request's `tool`.
-        let tool = match parts.target {
-            Target::Reset => RESET_TOOLS,
-            Target::Tool { index, .. } => self.slots[index as usize].info.name,
-            Target::Dynamic { definition, .. } => definition.name,
-        };
+    ) -> Outcome {
         let ctx = ToolContext::new(
-            tool,
+            parts.tool,
             parts.group.unwrap_or_default(),
             parts.call_id,
             parts.extensions,
@@ -74,13 +68,17 @@ impl<R: Registry> Core<R> {
             parts.cancel,
         );
         match parts.target {
-            Target::Reset => reset::answer::<R>(&self.names, old, arguments),
+            Target::Reset => {
+                let (new, outcome) = reset::answer::<R>(&self.names, state, arguments);
+                if let Some(new) = new {
+                    *state = new;
+                }
+                outcome
+            }
             Target::Tool { index, timeout } => {
                 let slot = &self.slots[index as usize];
-                let outcome = self
-                    .run_tool(slot, ctx, arguments, timeout, panic_details)
-                    .await;
-                (None, outcome)
+                self.run_tool(slot, ctx, arguments, timeout, panic_details)
+                    .await
             }
             Target::Dynamic {
                 group,
@@ -88,7 +86,7 @@ impl<R: Registry> Core<R> {
                 timeout,
             } => {
                 // Boxed: a remote call's state stays out of every call's future.
-                let outcome = Box::pin(self.run_dynamic(
+                Box::pin(self.run_dynamic(
                     group,
                     definition,
                     ctx,
@@ -96,8 +94,7 @@ impl<R: Registry> Core<R> {
                     timeout,
                     panic_details,
                 ))
-                .await;
-                (None, outcome)
+                .await
             }
         }
     }
