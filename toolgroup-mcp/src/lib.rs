@@ -116,6 +116,7 @@
 #[cfg(feature = "client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub mod client;
+mod elicit;
 mod groups;
 mod handler;
 #[cfg(feature = "http")]
@@ -136,6 +137,7 @@ use toolgroup_core::{Registry, Session, Toolkit, registry::GroupId};
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use axum;
+pub use elicit::ElicitationApprover;
 pub(crate) use groups::parse_groups;
 pub use groups::{GroupsError, Mode};
 pub use handler::McpHandler;

@@ -36,6 +36,8 @@ pub(super) async fn forward_call<R: Registry>(
         cx.extensions_mut().extend(parts.extensions.clone());
         cx.extensions_mut().insert(parts.clone());
     }
+    cx.extensions_mut()
+        .insert(crate::elicit::RequestClient::of(ctx));
     let (mut cx, logs) = crate::logging::forward(cx, ctx);
     let Some(token) = ctx.meta.get_progress_token() else {
         let call = async move {
