@@ -42,7 +42,8 @@ impl<R: Registry> Toolkit<R> {
                 None => echo(name, 64),
             };
             let group = self.group_of(name).map(|g| g.name);
-            Pending::new(&self.audit, tool, group, cx.id)
+            // Boxed: the record stays out of the future of every call without an audit.
+            Box::new(Pending::new(&self.audit, tool, group, cx.id))
         });
         let body = self
             .full(
@@ -92,7 +93,10 @@ impl<R: Registry> Toolkit<R> {
     ) -> Outcome {
         let parts = match self.resolve(session, name, cx) {
             Ok(parts) => parts,
-            Err(refused) => return refused,
+            Err(Refused::Unknown) => return ("unknown_tool", self.unknown_tool(session, name)),
+            Err(Refused::Inactive(tool, group)) => {
+                return ("inactive_group", self.inactive(tool, group));
+            }
         };
         if let Some(policy) = &self.policy {
             let request = PolicyRequest {
@@ -140,7 +144,7 @@ impl<R: Registry> Toolkit<R> {
         session: &Session<R>,
         name: &str,
         cx: Cx<'c>,
-    ) -> Result<Parts<'c>, Outcome> {
+    ) -> Result<Parts<'c>, Refused> {
         let (target, tool, group, annotations) = if self.is_reset(name) {
             let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
             (Target::Reset, RESET_TOOLS, None, reset.annotations)
@@ -149,14 +153,14 @@ impl<R: Registry> Toolkit<R> {
             if let Some(switch) = slot.switch
                 && !session.slot_active(switch as usize)
             {
-                return Err(("inactive_group", self.inactive(slot.info.name, group)));
+                return Err(Refused::Inactive(slot.info.name, group));
             }
             let timeout = slot.info.timeout.or(self.default_timeout);
             let target = Target::Tool { index, timeout };
             (target, slot.info.name, Some(group), slot.info.annotations)
         } else {
             let Some(listed) = self.core.dynamic_view().and_then(|view| view.get(name)) else {
-                return Err(("unknown_tool", self.unknown_tool(session, name)));
+                return Err(Refused::Unknown);
             };
             let place = self.core.dynamic[listed.place as usize];
             let definition = listed.definition;
@@ -164,7 +168,7 @@ impl<R: Registry> Toolkit<R> {
             if let Some(switch) = place.switch
                 && !session.slot_active(switch as usize)
             {
-                return Err(("inactive_group", self.inactive(definition.name, group)));
+                return Err(Refused::Inactive(definition.name, group));
             }
             let target = Target::Dynamic {
                 group: place.group,
@@ -184,4 +188,12 @@ impl<R: Registry> Toolkit<R> {
             cancel: cx.context.and_then(CallContext::cancellation),
         })
     }
+}
+
+/// Why [`Toolkit::resolve`] found nothing to run; the caller words the answer (kept small, so
+/// resolving does not move a result around).
+enum Refused {
+    Unknown,
+    /// The tool and its group.
+    Inactive(&'static str, &'static str),
 }
