@@ -33,7 +33,7 @@ BIN="$TARGET/release/budget"
 
 count() {
     valgrind --tool=callgrind --toggle-collect='budget::timed*' \
-        --callgrind-out-file="$OUT/$1.$2.out" "$BIN" "$1" "$2" 2>&1 |
+        --callgrind-out-file="$OUT/$1.$2.out" "$BIN" "$1" "$2" </dev/null 2>&1 |
         awk '/Collected/ { print $NF }'
 }
 
@@ -59,7 +59,9 @@ while read -r case budget _; do
         printf "%+7.1f%%  %s", d, v
     }')
     printf '%-18s %10s %10s %s\n' "$case" "$budget" "$per" "$verdict"
-    [[ "$verdict" == *"OVER BUDGET"* ]] && failed=$((failed + 1))
+    if [[ "$verdict" == *"OVER BUDGET"* ]]; then
+        failed=$((failed + 1))
+    fi
 done <"$BUDGETS"
 
 if ((checked == 0)); then
