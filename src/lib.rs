@@ -203,7 +203,7 @@
 //! of the group enum carries its group's description; a group's own page lists its tools the
 //! same way; a free tool's marker struct shows the tool. See [`example`] (only
 //! in the rendered documentation) for what that looks like, and
-//! [`#[tool]`](macro@tool#generated-documentation) for how it works and its limits.
+//! [`#[tool]`](macro@tool#generated-documentation) for its limits.
 //!
 //! At run time, [`Toolkit::catalog`] gives the same catalog from the real schemas, as
 //! Markdown for people or as JSON for programs:
@@ -257,9 +257,7 @@
 //! | `mcp-client` | `toolgroup::mcp::client`: the tools of remote MCP servers (stdio child processes, Streamable HTTP), listed, refreshed and called with reconnection; adds rmcp's client side and reqwest |
 //! | `preserve_order` | JSON object keys in declaration order in rendered definitions and results (see **Key order** above) |
 //!
-//! A feature-gated item needs only its `#[cfg(feature = "...")]`: the documentation on docs.rs
-//! is built with every feature and `--cfg docsrs`, which turns on rustdoc's `doc_cfg`, so each
-//! such item shows the feature that enables it.
+//! On docs.rs every item shows the feature that enables it.
 //!
 //! # Guides
 //!
@@ -280,10 +278,9 @@ pub use toolgroup_core::*;
 ///
 /// On a free `fn` or `async fn`, and on `&self` methods inside a
 /// [`#[tool_group]`](macro@tool_group) impl block. The function stays callable as written,
-/// except that a plain `fn` without an `inline` attribute of its own gets `#[inline]`: the
-/// toolkit's dispatch is compiled in the crate that calls it, and the hint lets it inline a
-/// small tool defined in another crate, as a hand-written `match` beside the tool would.
-/// Write `#[inline(never)]` on the function to keep it out of line.
+/// except that a plain `fn` without an `inline` attribute of its own gets `#[inline]`, so that
+/// a toolkit's dispatch in another crate can inline a small tool. Write `#[inline(never)]` on
+/// the function to keep it out of line.
 ///
 /// | Argument | Meaning |
 /// |---|---|
@@ -358,27 +355,9 @@ pub use toolgroup_core::*;
 ///
 /// # Generated documentation
 ///
-/// The rustdoc of a toolkit lists each group's tools with their descriptions and arguments,
-/// although a macro cannot read the items its input only names. The macros pass the text
-/// along instead:
-///
-/// - `#[tool] fn search` also defines a hidden `macro_rules!` macro whose `search!()` expands
-///   to the tool's Markdown (description, hints, timeout, output type, a table of arguments
-///   with their Rust type, whether required - not an `Option`, no `#[serde(default)]` - and
-///   description), and imports it as `search` in the macro namespace, beside the function
-///   (value namespace) and its marker struct (type namespace). So any path that names the
-///   tool - `search`, `tools::search`, or a `use` import of it - also names its docs. The
-///   import has the function's visibility; for a `pub` function the macro is
-///   `#[macro_export]`ed under a hidden name unique in the crate, so other crates reach it by
-///   the function's path too.
-/// - `#[tool_group]` writes `#[doc = concat!(.., search!(), ..)]` on its struct or impl block,
-///   and defines the group's own hidden macro, named like the group type. Paths in a
-///   `macro_rules!` body resolve where the macro is called, so that macro cannot call
-///   `search!()` itself: the group walks its tools with callbacks (each tool's macro appends
-///   its text and calls the group's next step), and the last step defines the group's macro
-///   with plain string literals, usable from any module or crate.
-/// - `#[toolkit]` calls the group macro of each field's type, for its own page and for the
-///   variants of its group enum.
+/// The rustdoc of a toolkit lists each group's tools with their descriptions and arguments:
+/// `#[tool]` hands its Markdown to the groups that list it through a hidden macro named like
+/// the function (how: [docs/dev/generated-docs.md](https://github.com/toolgroup/toolgroup/blob/main/docs/dev/generated-docs.md)).
 ///
 /// Limits:
 ///
@@ -418,7 +397,7 @@ pub use toolgroup_macros::tool;
 ///
 /// It implements [`ToolGroup`] (metadata as constants, the tools' entries) and adds the
 /// group's description, instructions and tools (each with its description and arguments) to
-/// the type's rustdoc (see [`#[tool]`](macro@tool#generated-documentation) for how). A group
+/// the type's rustdoc (see [`#[tool]`](macro@tool#generated-documentation)). A group
 /// with no tools is a compile error.
 ///
 /// ```
@@ -594,5 +573,9 @@ pub struct CompileErrorsDoctests;
 #[doc = include_str!("../docs/coming-from-agentscope.md")]
 #[cfg(doctest)]
 pub struct ComingFromAgentScopeDoctests;
+
+#[doc = include_str!("../docs/dev/generated-docs.md")]
+#[cfg(doctest)]
+pub struct GeneratedDocsDoctests;
 
 // `docs/coming-from-rmcp.md` needs rmcp: its blocks are doc tests of the benchmark workspace.

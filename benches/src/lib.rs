@@ -5,18 +5,23 @@
 
 #![allow(missing_docs)]
 
+#[cfg(feature = "rmcp")]
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use rmcp::handler::server::tool::{ToolCallContext, ToolRouter};
-use rmcp::handler::server::wrapper::{Json, Parameters};
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, JsonObject, ListToolsResult, NumberOrString,
+#[cfg(feature = "rmcp")]
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    handler::server::tool::{ToolCallContext, ToolRouter},
+    handler::server::wrapper::{Json, Parameters},
+    model::{CallToolRequestParams, CallToolResponse, JsonObject, ListToolsResult, NumberOrString},
+    service::{Peer, RequestContext},
 };
-use rmcp::service::{Peer, RequestContext};
-use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde::{Deserialize, Serialize, Serializer};
+#[cfg(feature = "big")]
+use serde::Serializer;
+use serde::{Deserialize, Serialize};
 use toolgroup::prelude::*;
+#[cfg(feature = "big")]
 use toolgroup::provider::{Provider, Rendered};
 
 /// Prints the machine's load average (each benchmark starts with it, for the record).
@@ -226,9 +231,11 @@ pub fn ours_cheap_with(
 }
 
 /// The rmcp side: a server with the same tool, routed by `#[tool_router]`.
+#[cfg(feature = "rmcp")]
 #[derive(Clone)]
 pub struct RmcpCalc;
 
+#[cfg(feature = "rmcp")]
 #[rmcp::tool_router(server_handler, vis = "pub")]
 impl RmcpCalc {
     /// Add two integers and label the result.
@@ -241,6 +248,7 @@ impl RmcpCalc {
 /// A peer for rmcp's per-request context. rmcp creates peers only when it serves a transport,
 /// so this serves an idle in-memory pipe (nothing is ever sent on it) and keeps the peer.
 /// Call inside a Tokio runtime.
+#[cfg(feature = "rmcp")]
 pub fn rmcp_peer() -> Peer<RoleServer> {
     let (ours, _theirs) = tokio::io::duplex(64);
     let running = rmcp::service::serve_directly(RmcpCalc, ours, None);
@@ -254,6 +262,7 @@ pub fn rmcp_peer() -> Peer<RoleServer> {
 /// What rmcp does for one call once its transport has decoded the request: the arguments
 /// arrive as a JSON object (parsed here from the same raw text), then the router finds the
 /// tool, deserialises the arguments and calls it.
+#[cfg(feature = "rmcp")]
 pub async fn rmcp_call(
     router: &ToolRouter<RmcpCalc>,
     server: &RmcpCalc,
@@ -269,6 +278,7 @@ pub async fn rmcp_call(
 
 /// rmcp's default: the handler `#[tool_router(server_handler)]` generates, which builds the
 /// router (`Self::tool_router()`) on every request.
+#[cfg(feature = "rmcp")]
 pub async fn rmcp_default_handler_call(
     server: &RmcpCalc,
     peer: &Peer<RoleServer>,
@@ -279,6 +289,7 @@ pub async fn rmcp_default_handler_call(
     server.call_tool(params, context).await
 }
 
+#[cfg(feature = "rmcp")]
 fn rmcp_params(arguments: &str) -> Result<CallToolRequestParams, ErrorData> {
     let arguments: JsonObject = serde_json::from_str(arguments)
         .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
@@ -289,19 +300,24 @@ fn rmcp_params(arguments: &str) -> Result<CallToolRequestParams, ErrorData> {
 // list and reset: 1,000 tools in 50 groups.
 
 /// The 1,000 tools with toolgroup's macros.
+#[cfg(feature = "big")]
 pub mod ours_big {
     include!(concat!(env!("OUT_DIR"), "/ours_big.rs"));
 }
 
 /// The same 1,000 tools with rmcp's macros.
+#[cfg(feature = "rmcp")]
 pub mod rmcp_big {
     include!(concat!(env!("OUT_DIR"), "/rmcp_big.rs"));
 }
 
+#[cfg(feature = "big")]
 pub use ours_big::{Big, BigGroup};
+#[cfg(feature = "rmcp")]
 pub use rmcp_big::BigServer;
 
 /// The groups active in the list benchmark: 5 of 50, spread out.
+#[cfg(feature = "big")]
 pub const ACTIVE: [BigGroup; 5] = [
     BigGroup::G00,
     BigGroup::G10,
@@ -311,6 +327,7 @@ pub const ACTIVE: [BigGroup; 5] = [
 ];
 
 /// The big toolkit and a session with [`ACTIVE`] active.
+#[cfg(feature = "big")]
 pub fn ours_big_setup() -> (Toolkit<Big>, Session<Big>) {
     let kit = Toolkit::new(ours_big::big());
     let mut session = kit.session();
@@ -321,8 +338,10 @@ pub fn ours_big_setup() -> (Toolkit<Big>, Session<Big>) {
 }
 
 /// One OpenAI Chat Completions tool: `{"type":"function","function":{...}}`.
+#[cfg(feature = "big")]
 struct OpenAiChatTool<'a>(&'a ToolDefinition);
 
+#[cfg(feature = "big")]
 impl Serialize for OpenAiChatTool<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
@@ -350,12 +369,14 @@ impl Serialize for OpenAiChatTool<'_> {
 
 /// Every definition of the big toolkit rendered once for OpenAI Chat Completions (at
 /// start-up, outside the timed loop).
+#[cfg(feature = "big")]
 pub fn ours_rendered(kit: &Toolkit<Big>) -> Rendered<Big> {
     Rendered::new(kit, Provider::OpenAiChat)
 }
 
 /// Our listing: the session's pre-rendered OpenAI Chat definitions joined into the request's
 /// `tools` array (strict schemas where the tool allows it).
+#[cfg(feature = "big")]
 pub fn ours_list_openai_chat(
     rendered: &Rendered<Big>,
     kit: &Toolkit<Big>,
@@ -366,6 +387,7 @@ pub fn ours_list_openai_chat(
 
 /// For comparison: the same listing without the renderer, serialising each definition's
 /// canonical schema per call (`Toolkit::definitions` plus `serde_json`), as rmcp does.
+#[cfg(feature = "big")]
 pub fn ours_list_serialised(kit: &Toolkit<Big>, session: &Session<Big>) -> String {
     struct Tools<'k>(&'k Toolkit<Big>, &'k Session<Big>);
     impl Serialize for Tools<'_> {
@@ -378,6 +400,7 @@ pub fn ours_list_serialised(kit: &Toolkit<Big>, session: &Session<Big>) -> Strin
 
 /// rmcp's router over the same 1,000 tools with every tool outside [`ACTIVE`] disabled (rmcp's
 /// way to hide tools: `ToolRouter::disable_route`).
+#[cfg(feature = "rmcp")]
 pub fn rmcp_big_router() -> ToolRouter<BigServer> {
     let mut router = BigServer::router();
     let per_group = 1000 / 50;
@@ -395,6 +418,7 @@ pub fn rmcp_big_router() -> ToolRouter<BigServer> {
 
 /// rmcp's listing, as its generated `list_tools` handler does it (`list_all`), serialised as
 /// the MCP `tools/list` result.
+#[cfg(feature = "rmcp")]
 pub fn rmcp_list(router: &ToolRouter<BigServer>) -> String {
     serde_json::to_string(&ListToolsResult::with_all_items(router.list_all()))
         .expect("tool list serialises")
