@@ -131,8 +131,7 @@ async fn test_tool_with_progress(ctx: ToolContext<'_>) -> String {
 
 /// A postal address.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
-#[schemars(rename = "address")]
-#[allow(dead_code)] // read by nobody: the scenario checks the schema only
+#[schemars(rename = "address")] // the scenario looks for `$defs/address`
 struct Address {
     /// The street and number.
     street: Option<String>,
@@ -148,10 +147,11 @@ fn json_schema_2020_12_tool(
     /// An address.
     address: Option<Address>,
 ) -> String {
-    let city = address.and_then(|a| a.city);
+    let (street, city) = address.map_or((None, None), |a| (a.street, a.city));
     format!(
-        "name: {}, city: {}",
+        "name: {}, street: {}, city: {}",
         name.as_deref().unwrap_or("-"),
+        street.as_deref().unwrap_or("-"),
         city.as_deref().unwrap_or("-")
     )
 }
