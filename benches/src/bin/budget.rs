@@ -27,7 +27,7 @@ fn main() {
     let (calc, calc_session) = ours_call_setup();
     let (cheap, cheap_session) = ours_cheap_setup();
     let (with_policy, _) = ours_cheap_with(|k| {
-        k.with_policy(|_: &toolgroup::PolicyRequest<'_>| toolgroup::Decision::Allow)
+        k.with_policy(|_: &toolgroup::policy::PolicyRequest<'_>| toolgroup::policy::Decision::Allow)
     });
     timed(&rt, || async {
         for _ in 0..n {
