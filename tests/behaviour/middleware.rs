@@ -270,3 +270,34 @@ async fn a_panicking_audit_sink_changes_no_result() {
     assert_eq!(r.text_joined(), "cat: a word");
     assert!(!r.is_error);
 }
+
+#[tokio::test]
+async fn an_audit_nested_in_a_tower_stack_records_the_calls_that_reach_it() {
+    let log: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
+    let sink = Arc::clone(&log);
+    let stack = tower::ServiceBuilder::new()
+        .layer(AuditLayer::new(move |r: &AuditRecord| {
+            sink.lock().unwrap().push(r.clone())
+        }))
+        .layer(MaxResultSizeLayer::new(1000));
+    let kit = Toolkit::new(Kit {
+        words: Words,
+        web: Web,
+        files: Files,
+    })
+    .layer(stack);
+    let mut s = kit.session();
+    kit.call(&mut s, "lookup", r#"{"word": "cat"}"#).await;
+    kit.call(&mut s, "lookup", r#"{"word": 3}"#).await;
+    // Refused before the layers: a nested audit never sees it.
+    kit.call(&mut s, "set_theme", r#"{"theme": "dark"}"#).await;
+    let log = log.lock().unwrap();
+    let seen: Vec<(&str, CallOutcome)> = log.iter().map(|r| (r.tool.as_str(), r.outcome)).collect();
+    assert_eq!(
+        seen,
+        [
+            ("lookup", CallOutcome::Ok),
+            ("lookup", CallOutcome::ToolError)
+        ]
+    );
+}

@@ -42,7 +42,8 @@ use crate::result::CallResult;
 
 pub use self::cache::{IdempotentCache, IdempotentCacheLayer};
 pub use self::cap::{MaxResultSize, MaxResultSizeLayer};
-pub use crate::toolkit::audit::{Audit, AuditLayer, AuditRecord, CallOutcome};
+pub use crate::result::CallOutcome;
+pub use crate::toolkit::audit::{Audit, AuditLayer, AuditRecord};
 pub use crate::toolkit::layers::{BoxError, ToolRequest, ToolService};
 
 /// The response future of the shipped layers' services.

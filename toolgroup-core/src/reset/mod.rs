@@ -16,7 +16,7 @@ use crate::args::Arguments;
 pub(crate) use crate::meta::RESET_TOOLS;
 use crate::meta::{GroupInfo, RESET_TOOLS_DESCRIPTION, ToolAnnotations, ToolDefinition};
 use crate::registry::{GroupId, Registry};
-use crate::result::CallResult;
+use crate::result::{CallOutcome, CallResult};
 use crate::session::Session;
 use rustc_hash::FxHashMap;
 
@@ -80,18 +80,21 @@ pub(crate) fn answer<R: Registry>(
     names: &GroupNames,
     old: &R::Bits,
     arguments: Arguments<'_>,
-) -> (Option<R::Bits>, (&'static str, CallResult)) {
+) -> (Option<R::Bits>, (CallOutcome, CallResult)) {
     match parse::parse(arguments, names, R::EMPTY) {
         Ok(bits) => {
             let answer = answer::accepted(R::GROUPS, R::SWITCHABLE, old.as_ref(), bits.as_ref());
-            (Some(bits), ("ok", answer))
+            (Some(bits), (CallOutcome::Ok, answer))
         }
         Err(problems) => {
             let old = Session::<R>::from_bits(*old);
             let active: Vec<&'static str> = old.active().map(GroupId::name).collect();
             (
                 None,
-                ("refused", answer::refusal(&problems, &names.names, &active)),
+                (
+                    CallOutcome::Refused,
+                    answer::refusal(&problems, &names.names, &active),
+                ),
             )
         }
     }
@@ -102,7 +105,7 @@ pub(crate) fn apply<R: Registry>(
     names: &GroupNames,
     session: &mut Session<R>,
     arguments: Arguments<'_>,
-) -> (&'static str, CallResult) {
+) -> (CallOutcome, CallResult) {
     let (new, answer) = answer::<R>(names, session.bits(), arguments);
     if let Some(new) = new {
         *session = Session::from_bits(new);

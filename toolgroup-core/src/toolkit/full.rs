@@ -16,6 +16,7 @@ use crate::echo::echo;
 use crate::meta::RESET_TOOLS;
 use crate::policy::{Decision, PolicyRequest};
 use crate::registry::Registry;
+use crate::result::CallOutcome;
 use crate::session::Session;
 
 use super::Toolkit;
@@ -63,7 +64,7 @@ impl<R: Registry> Toolkit<R> {
                     if cancelled.as_mut().poll(task).is_ready() {
                         // The name as the model sent it (escaped): it may name no tool at all.
                         let tool = echo(name, 64);
-                        return Poll::Ready(("cancelled", messages::cancelled(&tool)));
+                        return Poll::Ready((CallOutcome::Cancelled, messages::cancelled(&tool)));
                     }
                     body.as_mut().poll(task)
                 })
@@ -74,7 +75,7 @@ impl<R: Registry> Toolkit<R> {
             if let Some(group) = self.group_of(name) {
                 span.record("group", group.name);
             }
-            span.record("outcome", outcome);
+            span.record("outcome", outcome.as_str());
             span.record("duration_us", started.elapsed().as_micros() as u64);
         }
         if let Some(audit) = audit {
@@ -93,9 +94,11 @@ impl<R: Registry> Toolkit<R> {
     ) -> Outcome {
         let parts = match self.resolve(session, name, cx) {
             Ok(parts) => parts,
-            Err(Refused::Unknown) => return ("unknown_tool", self.unknown_tool(session, name)),
+            Err(Refused::Unknown) => {
+                return (CallOutcome::UnknownTool, self.unknown_tool(session, name));
+            }
             Err(Refused::Inactive(tool, group)) => {
-                return ("inactive_group", self.inactive(tool, group));
+                return (CallOutcome::InactiveGroup, self.inactive(tool, group));
             }
         };
         if let Some(policy) = &self.policy {
@@ -110,11 +113,11 @@ impl<R: Registry> Toolkit<R> {
             match contained(|| policy.check(&request)).await {
                 Ok(Decision::Allow) => {}
                 Ok(Decision::Deny(reason)) => {
-                    return ("denied", messages::denied(parts.tool, &reason));
+                    return (CallOutcome::Denied, messages::denied(parts.tool, &reason));
                 }
                 Err(panic) => {
                     return (
-                        "panic",
+                        CallOutcome::Panic,
                         messages::panicked_around(parts.tool, "policy", &panic, self.panic_details),
                     );
                 }

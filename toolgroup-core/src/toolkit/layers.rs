@@ -13,7 +13,7 @@ use crate::futures::BoxFuture;
 use crate::meta::{RESET_TOOLS, ToolAnnotations};
 use crate::registry::Registry;
 use crate::reset::Handoff;
-use crate::result::CallResult;
+use crate::result::{CallOutcome, CallResult};
 use crate::session::Session;
 
 use super::messages;
@@ -51,7 +51,7 @@ pub(crate) struct Inner {
     reset: Option<Handoff>,
     /// Where the innermost service leaves its outcome label, when the span or the audit
     /// wants it (allocated only then).
-    label: Option<Arc<Mutex<Option<&'static str>>>>,
+    label: Option<Arc<Mutex<Option<CallOutcome>>>>,
     panic_details: bool,
 }
 
@@ -214,7 +214,7 @@ impl<R: Registry> Run for Core<R> {
                 progress: inner.progress.as_ref(),
                 cancel: inner.cancel.as_ref(),
             };
-            let (label, result) = self
+            let (outcome, result) = self
                 .run_target(
                     &parts,
                     arguments.as_arguments(),
@@ -222,13 +222,13 @@ impl<R: Registry> Run for Core<R> {
                     inner.panic_details,
                 )
                 .await;
-            // Accepted: `reset::answer` labels an accepted call `ok`.
-            if let (Some(handoff), "ok") = (&inner.reset, label) {
+            // Accepted: `reset::answer` says `Ok` of an accepted call.
+            if let (Some(handoff), CallOutcome::Ok) = (&inner.reset, outcome) {
                 *handoff.new.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some(state.as_ref().into());
             }
             if let Some(slot) = &inner.label {
-                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(label);
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
             }
             result
         })
@@ -246,14 +246,14 @@ impl<R: Registry> Toolkit<R> {
         parts: Parts<'_>,
         arguments: Arguments<'_>,
         wants_label: bool,
-    ) -> (&'static str, CallResult) {
+    ) -> (CallOutcome, CallResult) {
         let tool = parts.tool;
         let reset = matches!(parts.target, Target::Reset).then(|| Handoff {
             old: session.bits().as_ref().into(),
             new: Arc::default(),
         });
         let new_state = reset.as_ref().map(|r| r.new.clone());
-        let label = wants_label.then(Arc::<Mutex<Option<&'static str>>>::default);
+        let label = wants_label.then(Arc::<Mutex<Option<CallOutcome>>>::default);
         let request = ToolRequest {
             tool,
             group: parts.group,
@@ -300,15 +300,15 @@ impl<R: Registry> Toolkit<R> {
                 let inner =
                     label.and_then(|l| l.lock().unwrap_or_else(PoisonError::into_inner).take());
                 let label = match inner {
-                    Some(label) if (label == "ok") != result.is_error => label,
-                    _ if result.is_error => "tool_error",
-                    _ => "ok",
+                    Some(outcome) if (outcome == CallOutcome::Ok) != result.is_error => outcome,
+                    _ if result.is_error => CallOutcome::ToolError,
+                    _ => CallOutcome::Ok,
                 };
                 (label, result)
             }
-            Ok(Err(error)) => ("layer_error", messages::layer_error(tool, &error)),
+            Ok(Err(error)) => (CallOutcome::LayerError, messages::layer_error(tool, &error)),
             Err(panic) => (
-                "panic",
+                CallOutcome::Panic,
                 messages::panicked_around(tool, "middleware", &panic, self.panic_details),
             ),
         }

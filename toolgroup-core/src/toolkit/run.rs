@@ -12,7 +12,7 @@ use crate::futures::{BoxFuture, CatchUnwind, catch_panic};
 use crate::meta::{ToolAnnotations, ToolDefinition};
 use crate::registry::Registry;
 use crate::reset;
-use crate::result::CallResult;
+use crate::result::{CallOutcome, CallResult};
 use crate::tool::SyncCall;
 
 use super::{Core, Slot, messages};
@@ -46,8 +46,8 @@ pub(crate) struct Parts<'a> {
     pub(crate) cancel: Option<&'a CancellationToken>,
 }
 
-/// An outcome label (for the call's span) and the result.
-pub(crate) type Outcome = (&'static str, CallResult);
+/// How the call ended (for the span and the audit) and the result.
+pub(crate) type Outcome = (CallOutcome, CallResult);
 
 impl<R: Registry> Core<R> {
     /// Run `parts.target`. For `reset_tools`, `state` is the session's state before the call,
@@ -119,7 +119,10 @@ impl<R: Registry> Core<R> {
         }) {
             Ok(SyncCall::Async) => {}
             Ok(SyncCall::Invalid) => {
-                return ("invalid_arguments", out.expect("the error result"));
+                return (
+                    CallOutcome::InvalidArguments,
+                    out.expect("the error result"),
+                );
             }
             Ok(SyncCall::Ran) => {
                 return finish(name, Ok(Ok(out.expect("the tool's result"))), panic_details);
@@ -145,7 +148,7 @@ impl<R: Registry> Core<R> {
         let Some(source) = self.registry.dynamic_tools(group as usize) else {
             // Unreachable: the group was found to have a source when the toolkit was built.
             return (
-                "tool_error",
+                CallOutcome::ToolError,
                 CallResult::error(format!("`{name}` has no source of tools any more")),
             );
         };
@@ -177,10 +180,10 @@ async fn run_future<F: Future<Output = Result<CallResult, ArgumentError>>>(
         // Without a Tokio timer, `timeout` panics when it builds its `Sleep`: report that
         // as a configuration error instead of unwinding into the caller.
         Some(limit) => match catch_panic(|| Box::pin(tokio::time::timeout(limit, future))) {
-            Err(_) => return ("no_timer", messages::no_timer(name)),
+            Err(_) => return (CallOutcome::NoTimer, messages::no_timer(name)),
             Ok(timed) => match timed.await {
                 Ok(outcome) => outcome,
-                Err(_) => return ("timeout", messages::timed_out(name, limit)),
+                Err(_) => return (CallOutcome::Timeout, messages::timed_out(name, limit)),
             },
         },
     };
@@ -221,10 +224,10 @@ fn finish(
     panic_details: bool,
 ) -> Outcome {
     let label = match &outcome {
-        Ok(Ok(result)) if result.is_error => "tool_error",
-        Ok(Ok(_)) => "ok",
-        Ok(Err(_)) => "invalid_arguments",
-        Err(_) => "panic",
+        Ok(Ok(result)) if result.is_error => CallOutcome::ToolError,
+        Ok(Ok(_)) => CallOutcome::Ok,
+        Ok(Err(_)) => CallOutcome::InvalidArguments,
+        Err(_) => CallOutcome::Panic,
     };
     (label, result_of(name, outcome, panic_details))
 }

@@ -54,3 +54,31 @@ impl fmt::Display for NotStrict {
 }
 
 impl std::error::Error for NotStrict {}
+
+#[cfg(test)]
+mod tests {
+    use super::NotStrict;
+
+    #[test]
+    fn each_rust_construct_is_said_in_json_schema_terms() {
+        let cases = [
+            (
+                "accepts any JSON value (a `serde_json::Value`); x",
+                "accepts any JSON value (the schema `true` or `{}`); x",
+            ),
+            (
+                "has free-form keys (a map such as `HashMap<String, _>`); x",
+                "has free-form keys (its `additionalProperties` is a schema); x",
+            ),
+            (
+                "cannot be null (a `#[serde(default)]` field that is not an `Option`); x",
+                "cannot be null (a property outside `required` whose type does not allow `null`); x",
+            ),
+        ];
+        for (rust, json) in cases {
+            let why = NotStrict::new("/p", rust).in_json_schema_terms();
+            assert_eq!(why.reason, json);
+            assert!(!why.reason.contains("serde") && !why.reason.contains("HashMap"));
+        }
+    }
+}
