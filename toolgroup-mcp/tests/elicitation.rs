@@ -4,6 +4,9 @@
 //! official Python SDK's `elicitation_callback` over Streamable HTTP (skipped without
 //! `MCP_VENV`).
 
+#[path = "support/python.rs"]
+mod python;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -390,43 +393,14 @@ async fn outside_mcp_the_approver_refuses_with_a_clear_reason() {
 /// skipped without `MCP_VENV`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_answers_the_approval_form() {
-    let Some(venv) = std::env::var_os("MCP_VENV") else {
-        eprintln!(
-            "skipped: MCP_VENV is not set (a venv with the PyPI `mcp` package; .ci/run creates one)"
-        );
-        return;
-    };
-    let python = std::path::PathBuf::from(venv).join("bin").join("python");
-    let script = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/mcp_interop/elicitation.py");
-    let server = McpServer::new(toolkit(asking()), Mode::Gated);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        let _ = server
-            .serve_http(
-                listener,
-                "/mcp",
-                rmcp::transport::StreamableHttpServerConfig::default(),
-            )
-            .await;
-    });
-    let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(python)
-            .arg(script)
-            .arg(url)
-            .output()
-            .expect("the venv's python runs")
-    })
+    if !python::run_script(
+        McpServer::new(toolkit(asking()), Mode::Gated),
+        "elicitation.py",
+    )
     .await
-    .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    println!("{stdout}");
-    assert!(
-        output.status.success() && stdout.contains(" 0 failed"),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    {
+        return;
+    }
     assert!(deleted("/python/accept"));
     assert!(!deleted("/python/decline"));
     assert!(!deleted("/python/incapable"));

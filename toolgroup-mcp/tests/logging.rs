@@ -4,6 +4,9 @@
 
 #![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); the wire is the same.
 
+#[path = "support/python.rs"]
+mod python;
+
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
@@ -349,41 +352,5 @@ async fn a_2026_request_gets_messages_only_when_its_meta_asks() {
 /// on, for `logging/setLevel`), with the venv `.ci/run` creates; skipped without `MCP_VENV`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_receives_tool_logs_at_the_level_it_set() {
-    let Some(venv) = std::env::var_os("MCP_VENV") else {
-        eprintln!(
-            "skipped: MCP_VENV is not set (a venv with the PyPI `mcp` package; .ci/run creates one)"
-        );
-        return;
-    };
-    let python = std::path::PathBuf::from(venv).join("bin").join("python");
-    let script = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/mcp_interop/tool_logs.py");
-    let server = McpServer::new(toolkit(), Mode::Gated);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        let _ = server
-            .serve_http(
-                listener,
-                "/mcp",
-                rmcp::transport::StreamableHttpServerConfig::default(),
-            )
-            .await;
-    });
-    let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(python)
-            .arg(script)
-            .arg(url)
-            .output()
-            .expect("the venv's python runs")
-    })
-    .await
-    .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    println!("{stdout}");
-    assert!(
-        output.status.success() && stdout.contains(" 0 failed"),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    python::run_script(McpServer::new(toolkit(), Mode::Gated), "tool_logs.py").await;
 }
