@@ -107,11 +107,13 @@
 //!
 //! [`Toolkit::call_with`] takes a [`CallContext`]: the call's id, per-call data (who the call
 //! is for: an [`Extension<T>`] parameter receives it, never part of the schema), a progress
-//! observer and a [`CancellationToken`](context::CancellationToken). Around each call, in this order: the [`Policy`](policy::Policy)
-//! (async; [`RequireApproval`](policy::RequireApproval) asks an [`Approver`](policy::Approver) before destructive tools), then tower
-//! layers ([`Toolkit::layer`], last added outermost; tower's own layers work as they are, and
-//! [`middleware`] ships an audit log, a result size cap and a cache for idempotent tools),
-//! then the tool with its timeout. A call that uses none of this pays for none of it.
+//! observer and a [`CancellationToken`](context::CancellationToken). Around each call, in
+//! this order: the [`Policy`](policy::Policy) (async; [`RequireApproval`](policy::RequireApproval)
+//! asks an [`Approver`](policy::Approver) before destructive tools), then tower layers
+//! ([`Toolkit::layer`], last added outermost; tower's own layers work as they are, and
+//! [`middleware`] ships a result size cap and a cache for read-only idempotent tools), then
+//! the tool with its timeout. An [`AuditLayer`](middleware::AuditLayer) records every call the
+//! toolkit answers, refused ones included. A call that uses none of this pays for none of it.
 //!
 //! ```
 //! use std::sync::{Arc, Mutex};
