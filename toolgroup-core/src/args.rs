@@ -228,8 +228,9 @@ fn parse_value<T: DeserializeOwned>(value: &Value) -> Result<T, ArgumentError> {
     }
 }
 
-/// "an object", "an array", ... for a JSON value.
-pub(crate) fn json_kind(v: &Value) -> &'static str {
+/// "an object", "an array", ... for a JSON value (`toolgroup-mcp` words its errors with it).
+#[doc(hidden)]
+pub fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -61,6 +61,7 @@ pub use toolkit::{ToolCall, Toolkit};
 /// Items used by generated code. Not public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::args::json_kind;
     pub use crate::check::{check_group, check_toolkit};
     pub use crate::echo::echo;
     pub use crate::output::{

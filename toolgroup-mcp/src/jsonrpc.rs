@@ -87,7 +87,10 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), Refusal> {
         other => {
             return Err(Refusal::invalid(
                 &None,
-                format!("a JSON-RPC message is an object, not {}", kind(&other)),
+                format!(
+                    "a JSON-RPC message is an object, not {}",
+                    crate::json_kind(&other)
+                ),
             ));
         }
     };
@@ -105,7 +108,10 @@ fn check_object(object: &Map<String, Value>) -> Result<(), Refusal> {
         Some(other) => {
             return Err(Refusal::invalid(
                 &None,
-                format!("`id` must be a string or an integer, not {}", kind(other)),
+                format!(
+                    "`id` must be a string or an integer, not {}",
+                    crate::json_kind(other)
+                ),
             ));
         }
     };
@@ -136,13 +142,16 @@ fn check_object(object: &Map<String, Value>) -> Result<(), Refusal> {
                 None | Some(Value::Object(_) | Value::Null) => Ok(()),
                 Some(other) => Err(Refusal::invalid(
                     &id,
-                    format!("`params` must be an object, not {}", kind(other)),
+                    format!(
+                        "`params` must be an object, not {}",
+                        crate::json_kind(other)
+                    ),
                 )),
             }
         }
         Some(other) => Err(Refusal::invalid(
             &id,
-            format!("`method` must be a string, not {}", kind(other)),
+            format!("`method` must be a string, not {}", crate::json_kind(other)),
         )),
         None => match (has("result"), has("error")) {
             (true, true) => Err(Refusal::invalid(
@@ -194,23 +203,12 @@ fn is_integer(value: &Value) -> bool {
     }
 }
 
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// A short value as it may be shown back (strings escaped and capped).
 fn shown(value: &Value) -> String {
     match value {
         Value::String(s) => format!("\"{}\"", crate::echo(s, 32)),
         Value::Number(_) | Value::Bool(_) | Value::Null => value.to_string(),
-        other => kind(other).to_owned(),
+        other => crate::json_kind(other).to_owned(),
     }
 }
 

@@ -156,6 +156,8 @@ pub(crate) use toolgroup_core::__private::did_you_mean;
 
 /// A name the client sent, as it may be shown back: control characters escaped, capped.
 pub(crate) use toolgroup_core::__private::echo;
+/// The runtime's words for a JSON value's kind ("a string", "an array", ...).
+pub(crate) use toolgroup_core::__private::json_kind;
 
 /// A key function: which stored active set a stateless HTTP request uses.
 #[cfg(feature = "http")]

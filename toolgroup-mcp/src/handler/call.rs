@@ -87,14 +87,7 @@ pub(super) async fn forward_call<R: Registry>(
 
 /// What is wrong with the params of a `tools/call` that rmcp could not read.
 pub(super) fn tools_call_problem(params: Option<&Value>) -> String {
-    let kind = |v: &Value| match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
+    let kind = crate::json_kind;
     let Some(Value::Object(params)) = params else {
         return "invalid params: `tools/call` needs `params`, an object with the tool's `name` and its `arguments`".to_owned();
     };
