@@ -301,3 +301,44 @@ async fn an_audit_nested_in_a_tower_stack_records_the_calls_that_reach_it() {
         ]
     );
 }
+
+#[tokio::test]
+async fn the_audit_tells_a_layer_s_answer_from_the_tool_s() {
+    let log: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
+    let sink = Arc::clone(&log);
+    let kit = Toolkit::new(Kit {
+        words: Words,
+        web: Web,
+        files: Files,
+    })
+    // Turns every `accents` answer into an error after the tool ran.
+    .layer(tower::util::MapResponseLayer::new(|r: CallResult| {
+        if r.text_joined().starts_with('é') {
+            CallResult::error("held back by a layer")
+        } else {
+            r
+        }
+    }))
+    .layer(IdempotentCacheLayer::new(10, Duration::from_secs(60)))
+    .layer(AuditLayer::new(move |r: &AuditRecord| {
+        sink.lock().unwrap().push(r.clone())
+    }));
+    let mut s = kit.session();
+    kit.call(&mut s, "accents", r#"{"n": 1}"#).await;
+    // The second lookup is a cache hit: the tool does not run, the call still ends `ok`.
+    kit.call(&mut s, "lookup", r#"{"word": "dog"}"#).await;
+    kit.call(&mut s, "lookup", r#"{"word": "dog"}"#).await;
+    let log = log.lock().unwrap();
+    let seen: Vec<(&str, CallOutcome, bool)> = log
+        .iter()
+        .map(|r| (r.tool.as_str(), r.outcome, r.is_error))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("accents", CallOutcome::ToolError, true),
+            ("lookup", CallOutcome::Ok, false),
+            ("lookup", CallOutcome::Ok, false),
+        ]
+    );
+}
