@@ -24,6 +24,7 @@ mod suggest;
 
 pub mod args;
 pub mod meta;
+mod outcome;
 mod output;
 pub mod result;
 

@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::outcome::CallOutcome;
+
 /// Who a content block is meant for (MCP `Role`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -575,64 +577,5 @@ mod base64_bytes {
             struct Wrapped(#[serde(with = "super")] Vec<u8>);
             Ok(Option::<Wrapped>::deserialize(deserializer)?.map(|Wrapped(bytes)| bytes))
         }
-    }
-}
-
-/// How a call ended, as [`AuditRecord::outcome`](crate::middleware::AuditRecord::outcome) says (and the `outcome` field of the
-/// `tool_call` tracing span, with the same words).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum CallOutcome {
-    /// The tool ran and answered (`reset_tools`: the new state was applied).
-    Ok,
-    /// The tool ran and answered with an error result.
-    ToolError,
-    /// The arguments did not parse; the tool did not run.
-    InvalidArguments,
-    /// A `reset_tools` call was refused; nothing changed.
-    Refused,
-    /// The policy denied the call.
-    Denied,
-    /// No tool has that name.
-    UnknownTool,
-    /// The tool's group is not active in the session.
-    InactiveGroup,
-    /// The call was cancelled: its token, or its future dropped before it finished.
-    Cancelled,
-    /// The tool ran out of time.
-    Timeout,
-    /// The tool has a timeout but no Tokio timer runs.
-    NoTimer,
-    /// The tool, the policy or a layer panicked.
-    Panic,
-    /// A layer ended the call with an error.
-    LayerError,
-}
-
-impl CallOutcome {
-    /// The outcome's name: `ok`, `tool_error`, `invalid_arguments`, `refused`, `denied`,
-    /// `unknown_tool`, `inactive_group`, `cancelled`, `timeout`, `no_timer`, `panic`,
-    /// `layer_error`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CallOutcome::Ok => "ok",
-            CallOutcome::ToolError => "tool_error",
-            CallOutcome::InvalidArguments => "invalid_arguments",
-            CallOutcome::Refused => "refused",
-            CallOutcome::Denied => "denied",
-            CallOutcome::UnknownTool => "unknown_tool",
-            CallOutcome::InactiveGroup => "inactive_group",
-            CallOutcome::Cancelled => "cancelled",
-            CallOutcome::Timeout => "timeout",
-            CallOutcome::NoTimer => "no_timer",
-            CallOutcome::Panic => "panic",
-            CallOutcome::LayerError => "layer_error",
-        }
-    }
-}
-
-impl std::fmt::Display for CallOutcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
