@@ -23,4 +23,5 @@ mod hygiene;
 mod key_order;
 mod middleware;
 mod quickstart;
+mod skills;
 mod tools;

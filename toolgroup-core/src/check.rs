@@ -6,6 +6,7 @@
 
 use crate::meta::RESET_TOOLS;
 use crate::meta::{GroupInfo, ToolInfo};
+use crate::skill::{READ_SKILL_FILE, SKILL_TOOL};
 
 const MSG_CAP: usize = 480;
 
@@ -107,6 +108,7 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
         }
         h += 1;
     }
+    check_skills(fields, groups);
     let mut t = 0;
     while t < group.tools.len() {
         let name = group.tools[t].name;
@@ -116,6 +118,15 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
                 .push(group.name)
                 .push("`: ")
                 .push(RESERVED_TOOL)
+                .fail();
+        }
+        if str_eq(name, SKILL_TOOL) || str_eq(name, READ_SKILL_FILE) {
+            Msg::new()
+                .push("group `")
+                .push(group.name)
+                .push("`: `")
+                .push(name)
+                .push("` is the name of a builtin tool that loads skills; choose another name with `#[tool(name = \"...\")]`")
                 .fail();
         }
         // Every earlier tool, in earlier groups and earlier in this group.
@@ -142,6 +153,102 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
         }
         t += 1;
     }
+}
+
+/// The skills of the last group of `groups`: no name another skill of the toolkit has.
+const fn check_skills(fields: &[&str], groups: &[GroupInfo]) {
+    let g = groups.len() - 1;
+    let group = &groups[g];
+    let mut s = 0;
+    while s < group.skills.len() {
+        let name = group.skills[s].name;
+        let mut h = 0;
+        while h <= g {
+            let other = &groups[h];
+            let end = if h == g { s } else { other.skills.len() };
+            let mut u = 0;
+            while u < end {
+                if str_eq(other.skills[u].name, name) {
+                    Msg::new()
+                        .push("the skill name `")
+                        .push(name)
+                        .push("` is used twice (in group `")
+                        .push(other.name)
+                        .push("`, field `")
+                        .push(fields[h])
+                        .push("`, and in group `")
+                        .push(group.name)
+                        .push("`): skill names must be unique across the toolkit, as the `Skill` tool names them")
+                        .fail();
+                }
+                u += 1;
+            }
+            h += 1;
+        }
+        s += 1;
+    }
+}
+
+/// Each `allowed-tools` entry in plain tool-name form of the skills of group `g` names a tool
+/// of that group or of a basic group (host patterns like `Bash(git:*)` are left alone; so is
+/// a group whose tools are found at run time).
+pub const fn check_allowed_tools(fields: &[&str], groups: &[GroupInfo], g: usize) {
+    let group = &groups[g];
+    if group.tools.is_empty() {
+        return;
+    }
+    let mut s = 0;
+    while s < group.skills.len() {
+        let skill = group.skills[s];
+        let mut a = 0;
+        while a < skill.allowed_tools.len() {
+            let entry = skill.allowed_tools[a];
+            if is_plain_tool_name(entry) && !names_tool(groups, g, entry) {
+                Msg::new()
+                    .push("skill `")
+                    .push(skill.name)
+                    .push("` (group `")
+                    .push(group.name)
+                    .push("`, field `")
+                    .push(fields[g])
+                    .push("`): `allowed-tools` names `")
+                    .push(entry)
+                    .push("`, which is no tool of its group or of a basic group")
+                    .fail();
+            }
+            a += 1;
+        }
+        s += 1;
+    }
+}
+
+const fn is_plain_tool_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !(b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-' | b'.')) {
+            return false;
+        }
+        i += 1;
+    }
+    !b.is_empty()
+}
+
+const fn names_tool(groups: &[GroupInfo], g: usize, name: &str) -> bool {
+    let mut h = 0;
+    while h < groups.len() {
+        if h == g || groups[h].basic {
+            let mut t = 0;
+            while t < groups[h].tools.len() {
+                if str_eq(groups[h].tools[t].name, name) {
+                    return true;
+                }
+                t += 1;
+            }
+        }
+        h += 1;
+    }
+    false
 }
 
 /// Checks one group's tools for duplicate names (groups listing free functions by path).

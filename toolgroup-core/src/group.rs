@@ -7,6 +7,7 @@ use crate::context::ToolContext;
 use crate::dynamic::source::DynamicTools;
 use crate::meta::{GroupInfo, ToolInfo};
 use crate::result::CallResult;
+use crate::skill::SkillInfo;
 use crate::tool::SyncCall;
 
 /// A tool group: what `#[tool_group]` implements for an impl block or a unit struct.
@@ -24,6 +25,8 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     const INSTRUCTIONS: Option<&'static str>;
     /// The group's tools' static facts, in source order (usable in `const` checks).
     const TOOL_INFOS: &'static [&'static ToolInfo];
+    /// The group's skills (`skills = [...]` of `#[tool_group]`), in declaration order.
+    const SKILLS: &'static [&'static SkillInfo] = &[];
 
     /// Parse the arguments of tool number `tool` (an index into [`TOOL_INFOS`](Self::TOOL_INFOS)) and
     /// run it. The toolkit's dispatch path: one concrete future (a `match` over the group's
@@ -83,6 +86,7 @@ impl GroupInfo {
             instructions: G::INSTRUCTIONS,
             tools: G::TOOL_INFOS,
             basic,
+            skills: G::SKILLS,
         }
     }
 }

@@ -38,6 +38,7 @@ mod tool;
 mod check;
 mod reset;
 pub mod session;
+pub mod skill;
 
 pub mod policy;
 
@@ -63,7 +64,7 @@ pub use toolkit::{ToolCall, Toolkit};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::json_kind;
-    pub use crate::check::{check_group, check_toolkit};
+    pub use crate::check::{check_allowed_tools, check_group, check_toolkit};
     pub use crate::echo::echo;
     pub use crate::output::{
         OutputProbe, ViaIntoCallResult, ViaJsonSchema, ViaNoSchema, ViaSerialize,
@@ -98,6 +99,30 @@ pub mod __private {
     /// The facts of group `G`, in a toolkit (`basic`: always on).
     pub const fn group_info<G: ToolGroup>(basic: bool) -> GroupInfo {
         GroupInfo::of::<G>(basic)
+    }
+
+    /// The generated `FromStr` of a group's skill enum.
+    pub fn parse_skill<S: crate::skill::SkillId>(s: &str) -> Result<S, crate::skill::UnknownSkill> {
+        S::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| crate::skill::UnknownSkill {
+                name: s.to_owned(),
+                known: S::ALL.iter().map(|k| k.name()).collect(),
+            })
+    }
+
+    /// The number of `u64` words a toolkit's state needs: a bit per switchable group, then
+    /// one per compiled-in skill (whether the session loaded it).
+    pub const fn state_words(switchable: usize, groups: &[GroupInfo]) -> usize {
+        let mut bits = switchable;
+        let mut g = 0;
+        while g < groups.len() {
+            bits += groups[g].skills.len();
+            g += 1;
+        }
+        bits.div_ceil(64)
     }
 
     /// The generated `FromStr` of a toolkit's group enum.

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::skill::SkillInfo;
+
 /// The meta tool's name; no tool may use it.
 ///
 /// The runtime's one definition. `toolgroup-macros` checks names while expanding (to point at
@@ -97,6 +99,8 @@ pub struct GroupInfo {
     pub tools: &'static [&'static ToolInfo],
     /// Whether the group is part of the always-active `basic` group.
     pub basic: bool,
+    /// The group's compiled-in skills, in declaration order.
+    pub skills: &'static [&'static SkillInfo],
 }
 
 /// A tool as shown to a model: name, description, schemas, hints.
@@ -123,6 +127,26 @@ pub struct ToolDefinition {
 }
 
 impl ToolDefinition {
+    /// A builtin tool's definition (`reset_tools`, `Skill`, `read_skill_file`): always on,
+    /// in no group.
+    pub(crate) fn builtin(
+        name: &'static str,
+        description: &'static str,
+        input_schema: Value,
+        annotations: ToolAnnotations,
+    ) -> Self {
+        ToolDefinition {
+            name,
+            description,
+            input_schema,
+            output_schema: None,
+            annotations,
+            group: None,
+            always_on: true,
+            from_rust: true,
+        }
+    }
+
     pub(crate) fn of(info: &ToolInfo, group: &GroupInfo) -> Self {
         ToolDefinition {
             name: info.name,

@@ -167,6 +167,7 @@ pub(crate) struct GroupArgs {
     pub(crate) instructions: Option<Spanned<LitStr>>,
     pub(crate) tools: Option<Spanned<Vec<Path>>>,
     pub(crate) remote: Option<Spanned<bool>>,
+    pub(crate) skills: Option<Spanned<Vec<LitStr>>>,
     pub(crate) krate: Option<Spanned<Path>>,
 }
 
@@ -175,7 +176,7 @@ pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
     parse_keys(
         tokens,
         cx,
-        "`name`, `description`, `instructions`, `tools`, `remote` or `crate`",
+        "`name`, `description`, `instructions`, `tools`, `skills`, `remote` or `crate`",
         |key, meta| {
             match key {
                 "remote" => set(&mut args.remote, meta, flag(meta)?, cx),
@@ -188,6 +189,13 @@ pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
                     syn::bracketed!(content in value);
                     let paths = Punctuated::<Path, Token![,]>::parse_terminated(&content)?;
                     set(&mut args.tools, meta, paths.into_iter().collect(), cx);
+                }
+                "skills" => {
+                    let content;
+                    let value = meta.value()?;
+                    syn::bracketed!(content in value);
+                    let paths = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
+                    set(&mut args.skills, meta, paths.into_iter().collect(), cx);
                 }
                 "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
                 _ => return Ok(false),

@@ -118,6 +118,7 @@ pub(crate) fn struct_group(group: StructGroup, error: syn::Error, site: u64) -> 
             name: &name,
             description: "",
             instructions: None,
+            skills: None,
         };
         group_expand::remote_impl(&krate, &item.ident, &meta)
     } else {
@@ -142,6 +143,7 @@ fn group_stub(
         name: &name,
         description: "",
         instructions: None,
+        skills: None,
     };
     let group_impl = group_expand::group_impl(&krate, self_ty, &meta, &[], &[]);
     let doc_macro = if docs::has_doc_macro(ident) {

@@ -51,9 +51,14 @@ pub(crate) fn check_group_name(name: &str) -> Option<String> {
 
 /// `web_search` -> `WebSearch` (and `r#type` -> `Type`).
 pub(crate) fn pascal(ident: &Ident) -> String {
+    pascal_str(&unraw(ident))
+}
+
+/// [`pascal`] of a name given as text (a skill's `pdf-tools` is `PdfTools`).
+pub(crate) fn pascal_str(name: &str) -> String {
     let mut out = String::new();
     let mut upper = true;
-    for c in unraw(ident).chars() {
+    for c in name.chars() {
         if c == '_' || c == '-' {
             upper = true;
         } else if upper {

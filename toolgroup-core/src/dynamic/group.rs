@@ -1,5 +1,6 @@
 //! A group of a toolkit whose tools come from a [`DynamicTools`] source.
 
+use crate::skill::SkillInfo;
 use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
@@ -28,6 +29,8 @@ pub trait DynamicGroup: Send + Sync + 'static {
     const DESCRIPTION: &'static str;
     /// Instructions returned to the model when the group becomes active.
     const INSTRUCTIONS: Option<&'static str>;
+    /// The group's compiled-in skills (`skills = [...]` of `#[tool_group]`).
+    const SKILLS: &'static [&'static SkillInfo] = &[];
 }
 
 /// A toolkit group whose tools come from `source` at run time: the group `G` (a
@@ -67,6 +70,7 @@ impl<G: DynamicGroup, S: DynamicTools> ToolGroup for Dynamic<G, S> {
     const DESCRIPTION: &'static str = G::DESCRIPTION;
     const INSTRUCTIONS: Option<&'static str> = G::INSTRUCTIONS;
     const TOOL_INFOS: &'static [&'static ToolInfo] = &[];
+    const SKILLS: &'static [&'static SkillInfo] = G::SKILLS;
 
     fn call_tool<'a>(
         &'a self,

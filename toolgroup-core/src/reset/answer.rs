@@ -7,6 +7,8 @@ use serde_json::{Map, Value, json};
 use crate::meta::GroupInfo;
 use crate::registry::bit;
 use crate::result::{CallResult, Content};
+use crate::skill::SkillInfo;
+use crate::skill::text;
 use crate::suggest::{did_you_mean, list_names};
 
 use super::parse::Problem;
@@ -154,6 +156,20 @@ pub(crate) fn accepted(
         content: vec![Content::text(text)],
         structured_content: Some(Value::Object(structured)),
         is_error: false,
+    }
+}
+
+/// The skills the newly active groups bring, after their instructions (text and
+/// structured content), so a system prompt need not be rewritten to disclose them.
+pub(crate) fn add_skills(answer: &mut CallResult, brought: &[&SkillInfo]) {
+    if let Some(block) = text::reset_block(brought)
+        && let Some(Content::Text { text, .. }) = answer.content.first_mut()
+    {
+        text.push('\n');
+        text.push_str(&block);
+    }
+    if let Some(Value::Object(map)) = &mut answer.structured_content {
+        map.insert("skills".to_owned(), text::reset_structured(brought));
     }
 }
 

@@ -18,6 +18,7 @@ use crate::meta::{GroupInfo, RESET_TOOLS_DESCRIPTION, ToolAnnotations, ToolDefin
 use crate::registry::{GroupId, Registry};
 use crate::result::{CallOutcome, CallResult};
 use crate::session::Session;
+use crate::skill::table::Table;
 use rustc_hash::FxHashMap;
 
 /// The `reset_tools` definition of a registry, or `None` when it has no switchable group.
@@ -78,12 +79,19 @@ impl GroupNames {
 /// given the old state. Nothing is applied: the caller does that.
 pub(crate) fn answer<R: Registry>(
     names: &GroupNames,
+    skills: &Table,
     old: &R::Bits,
     arguments: Arguments<'_>,
 ) -> (Option<R::Bits>, (CallOutcome, CallResult)) {
     match parse::parse(arguments, names, R::EMPTY) {
-        Ok(bits) => {
-            let answer = answer::accepted(R::GROUPS, R::SWITCHABLE, old.as_ref(), bits.as_ref());
+        Ok(mut bits) => {
+            // Which skills were loaded is not a group's state: it outlives the call.
+            skills.carry_marks(old.as_ref(), bits.as_mut());
+            let mut answer =
+                answer::accepted(R::GROUPS, R::SWITCHABLE, old.as_ref(), bits.as_ref());
+            if !skills.is_empty() {
+                answer::add_skills(&mut answer, &skills.brought(old.as_ref(), bits.as_ref()));
+            }
             (Some(bits), (CallOutcome::Ok, answer))
         }
         Err(problems) => {
@@ -103,10 +111,11 @@ pub(crate) fn answer<R: Registry>(
 /// Parse and apply a `reset_tools` call on `session`.
 pub(crate) fn apply<R: Registry>(
     names: &GroupNames,
+    skills: &Table,
     session: &mut Session<R>,
     arguments: Arguments<'_>,
 ) -> (CallOutcome, CallResult) {
-    let (new, answer) = answer::<R>(names, session.bits(), arguments);
+    let (new, answer) = answer::<R>(names, skills, session.bits(), arguments);
     if let Some(new) = new {
         *session = Session::from_bits(new);
     }

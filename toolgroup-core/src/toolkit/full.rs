@@ -133,7 +133,7 @@ impl<R: Registry> Toolkit<R> {
             .core
             .run_target(&parts, arguments, &mut state, self.panic_details)
             .await;
-        if let Target::Reset = parts.target {
+        if parts.target.changes_session() {
             *session = Session::from_bits(state);
         }
         outcome
@@ -151,6 +151,8 @@ impl<R: Registry> Toolkit<R> {
         let (target, tool, group, annotations) = if self.is_reset(name) {
             let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
             (Target::Reset, RESET_TOOLS, None, reset.annotations)
+        } else if let Some((target, definition)) = self.skill_target(name) {
+            (target, definition.name, None, definition.annotations)
         } else if let Some((index, &slot)) = self.core.lookup(name) {
             let group = R::GROUPS[slot.group as usize].name;
             if let Some(switch) = slot.switch

@@ -66,7 +66,7 @@ impl ToolRequest {
     /// never answer such a call itself, from a cache or otherwise, or the model reads an answer
     /// for a change that did not happen.
     pub fn changes_session(&self) -> bool {
-        matches!(self.inner.target, Target::Reset)
+        self.inner.target.changes_session()
     }
 }
 
@@ -194,12 +194,16 @@ impl<R: Registry> Run for Core<R> {
             let mut state = R::EMPTY;
             // The context names what runs, whatever a layer did to the request's `tool`.
             let runs = match inner.target {
-                Target::Reset => {
+                Target::Reset | Target::Skill | Target::SkillFile => {
                     let Some(handoff) = &inner.reset else {
                         return messages::layer_error(tool, &"the request lost its session state");
                     };
                     state.as_mut().copy_from_slice(&handoff.old);
-                    RESET_TOOLS
+                    match inner.target {
+                        Target::Reset => RESET_TOOLS,
+                        Target::Skill => crate::skill::SKILL_TOOL,
+                        _ => crate::skill::READ_SKILL_FILE,
+                    }
                 }
                 Target::Tool { index, .. } => self.slots[index as usize].info.name,
                 Target::Dynamic { definition, .. } => definition.name,
@@ -248,7 +252,13 @@ impl<R: Registry> Toolkit<R> {
         wants_label: bool,
     ) -> (CallOutcome, CallResult) {
         let tool = parts.tool;
-        let reset = matches!(parts.target, Target::Reset).then(|| Handoff {
+        let parts_changes = parts.target.changes_session();
+        // The session's state travels with the builtins that read it.
+        let reset = matches!(
+            parts.target,
+            Target::Reset | Target::Skill | Target::SkillFile
+        )
+        .then(|| Handoff {
             old: session.bits().as_ref().into(),
             new: Arc::default(),
         });
@@ -285,6 +295,7 @@ impl<R: Registry> Toolkit<R> {
         match outcome {
             Ok(Ok(result)) => {
                 if let Some(new_state) = new_state
+                    && parts_changes
                     && !result.is_error
                     && let Some(bits) = new_state
                         .lock()

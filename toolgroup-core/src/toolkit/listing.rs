@@ -17,7 +17,8 @@ impl<R: Registry> Toolkit<R> {
         self.core.reset.as_ref().filter(|_| self.expose_reset)
     }
 
-    /// The tools a model should see in `session`: `reset_tools` first, then the basic tools,
+    /// The tools a model should see in `session`: `reset_tools` first, then `Skill` and
+    /// `read_skill_file` while a skill is visible (see [`skill`](crate::skill)), then the basic tools,
     /// then the active groups' tools, groups in declaration order, tools in source order;
     /// tools found at run time (see [`dynamic`](crate::dynamic)) come last, groups in
     /// declaration order. Nothing is built or allocated for compiled-in tools: their
@@ -33,10 +34,14 @@ impl<R: Registry> Toolkit<R> {
             .chain(self.dynamic_definitions().map(shorten))
     }
 
-    /// `reset_tools` (when exposed) and the compiled-in tools, in listing order.
+    /// `reset_tools` (when exposed), the skill tools naming every skill, and the compiled-in
+    /// tools, in listing order.
     pub(crate) fn compiled_definitions(&self) -> impl Iterator<Item = &ToolDefinition> + '_ {
+        let all = self.core.skills.all;
         self.reset_definition()
             .into_iter()
+            .chain(all.skill)
+            .chain(all.file)
             .chain(self.core.tools.iter())
     }
 
@@ -48,6 +53,9 @@ impl<R: Registry> Toolkit<R> {
     /// The definition of the tool named `name` (`reset_tools` included when exposed), active
     /// or not.
     pub fn definition(&self, name: &str) -> Option<&ToolDefinition> {
+        if let Some((_, definition)) = self.skill_target(name) {
+            return Some(definition);
+        }
         match self.reset_definition() {
             Some(reset) if name == RESET_TOOLS => Some(reset),
             _ => match self.core.index.get(name) {
@@ -78,11 +86,30 @@ impl<R: Registry> Toolkit<R> {
         session: &Session<R>,
     ) -> impl Iterator<Item = (Option<usize>, &ToolDefinition)> + '_ {
         let session = *session;
-        let offset = usize::from(self.reset_definition().is_some());
+        let all = self.core.skills.all;
+        let offset = usize::from(self.reset_definition().is_some())
+            + usize::from(all.skill.is_some())
+            + usize::from(all.file.is_some());
         let core = &*self.core;
+        // The skill tools naming every skill are the pre-rendered ones; a session that sees
+        // fewer skills gets definitions of its own.
+        let shown = self.skill_defs(&session);
+        let reset = usize::from(self.reset_definition().is_some());
+        let same = |d: &'static ToolDefinition, pre: Option<&'static ToolDefinition>, at: usize| {
+            (
+                pre.is_some_and(|p| std::ptr::eq(p, d)).then_some(at),
+                shorten(d),
+            )
+        };
+        let skill = shown.skill.map(|d| same(d, all.skill, reset));
+        let file = shown
+            .file
+            .map(|d| same(d, all.file, reset + usize::from(all.skill.is_some())));
         self.reset_definition()
             .map(|d| (Some(0), d))
             .into_iter()
+            .chain(skill)
+            .chain(file)
             .chain(
                 self.core
                     .tools
@@ -108,6 +135,13 @@ impl<R: Registry> Toolkit<R> {
     pub fn is_available(&self, session: &Session<R>, name: &str) -> bool {
         if self.is_reset(name) {
             return true;
+        }
+        if self.skill_target(name).is_some() {
+            let shown = self.skill_defs(session);
+            return match name {
+                crate::skill::SKILL_TOOL => shown.skill.is_some(),
+                _ => shown.file.is_some(),
+            };
         }
         let switch = match self.core.slot(name) {
             Some(slot) => slot.switch,

@@ -15,6 +15,7 @@ pub(crate) mod layers;
 mod listing;
 pub(crate) mod messages;
 mod run;
+mod skills;
 
 use std::sync::{Arc, Mutex};
 
@@ -90,6 +91,8 @@ pub(crate) struct Core<R: Registry> {
     pub(crate) dynamic: Vec<dynamic::Place>,
     /// The last view of their tools.
     pub(crate) dynamic_cache: Mutex<Option<Arc<dynamic::View>>>,
+    /// The groups' skills.
+    pub(crate) skills: crate::skill::table::Table,
 }
 
 impl<R: Registry> Core<R> {
@@ -157,6 +160,7 @@ impl<R: Registry> Toolkit<R> {
             .collect();
         let names = reset::GroupNames::new(R::SWITCHABLE.iter().map(|&g| groups[g].name).collect());
         let reset = reset::definition(groups, R::SWITCHABLE);
+        let skills = crate::skill::table::Table::new(groups, R::SWITCHABLE, &slot_of_group);
         Toolkit {
             core: Arc::new(Core {
                 registry,
@@ -167,6 +171,7 @@ impl<R: Registry> Toolkit<R> {
                 names,
                 dynamic,
                 dynamic_cache: Mutex::new(None),
+                skills,
             }),
             expose_reset: true,
             default_timeout: None,

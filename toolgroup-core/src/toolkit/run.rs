@@ -21,6 +21,10 @@ use super::{Core, Slot, messages};
 #[derive(Clone, Copy)]
 pub(crate) enum Target {
     Reset,
+    /// `Skill`: loads a skill (marks it loaded, and may activate its group).
+    Skill,
+    /// `read_skill_file`.
+    SkillFile,
     Tool {
         index: u32,
         timeout: Option<Duration>,
@@ -31,6 +35,14 @@ pub(crate) enum Target {
         definition: &'static ToolDefinition,
         timeout: Option<Duration>,
     },
+}
+
+impl Target {
+    /// Whether running it may change the session's state: its new state is then handed back
+    /// (and a layer must never answer it itself).
+    pub(crate) fn changes_session(self) -> bool {
+        matches!(self, Target::Reset | Target::Skill)
+    }
 }
 
 /// A resolved call's parts, borrowed from the caller or from a [`ToolRequest`](super::layers::ToolRequest):
@@ -69,12 +81,26 @@ impl<R: Registry> Core<R> {
         );
         match parts.target {
             Target::Reset => {
-                let (new, outcome) = reset::answer::<R>(&self.names, state, arguments);
+                let (new, outcome) =
+                    reset::answer::<R>(&self.names, &self.skills, state, arguments);
                 if let Some(new) = new {
                     *state = new;
                 }
                 outcome
             }
+            Target::Skill => {
+                let mut next = *state;
+                let outcome =
+                    self.skills
+                        .load(R::GROUPS, next.as_mut(), arguments, self.reset.is_some());
+                if outcome.0 == CallOutcome::Ok {
+                    *state = next;
+                }
+                outcome
+            }
+            Target::SkillFile => self
+                .skills
+                .read(state.as_ref(), arguments, self.reset.is_some()),
             Target::Tool { index, timeout } => {
                 let slot = &self.slots[index as usize];
                 self.run_tool(slot, ctx, arguments, timeout, panic_details)

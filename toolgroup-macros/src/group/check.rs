@@ -3,6 +3,7 @@
 use super::model::{ImplGroup, Meta, StructGroup};
 use crate::ctxt::Ctxt;
 use crate::names;
+use crate::skills;
 use crate::tool::check as tool_check;
 use crate::tool::model::Tool;
 
@@ -23,6 +24,7 @@ pub(crate) fn impl_group(cx: &Ctxt, group: &ImplGroup) {
     }
     named(cx, &group.meta);
     described(cx, &group.meta);
+    skills::check::skills(cx, &group.meta.skills);
     let mut names: Vec<&str> = Vec::new();
     for method in &group.methods {
         if let Some(e) = &method.attr_errors {
@@ -52,6 +54,7 @@ pub(crate) fn struct_group(cx: &Ctxt, group: &StructGroup) {
     }
     named(cx, &group.meta);
     described(cx, &group.meta);
+    skills::check::skills(cx, &group.meta.skills);
     if group.remote {
         remote_without_tools(cx, group);
         remote_on_unit_struct(cx, group);

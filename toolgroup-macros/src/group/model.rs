@@ -11,6 +11,7 @@ use syn::{Ident, ImplItem, ItemImpl, ItemStruct, LitStr, Path, Type};
 use crate::attr::{self, GroupArgs};
 use crate::ctxt::Ctxt;
 use crate::docs;
+use crate::skills::{self, model::Skill};
 use crate::tool::model::{Owner, Tool};
 
 /// What the model reads of a group: its name, description and instructions.
@@ -25,6 +26,8 @@ pub(crate) struct Meta {
     pub(crate) instructions: Option<String>,
     /// Where a missing name is blamed.
     pub(crate) blame: TokenStream,
+    /// `skills = [...]`, each folder read.
+    pub(crate) skills: Vec<Skill>,
 }
 
 impl Meta {
@@ -45,6 +48,11 @@ impl Meta {
                 .as_ref()
                 .map(|i| i.value.value().trim().to_owned()),
             blame,
+            skills: args
+                .skills
+                .as_ref()
+                .map(|s| skills::model::read(&s.value))
+                .unwrap_or_default(),
         }
     }
 }

@@ -45,10 +45,16 @@ fn field_checks(toolkit: &Toolkit) -> Vec<TokenStream> {
             let names = &all_field_names[..=g];
             let types = &all_types[..=g];
             let basics = &all_basic[..=g];
+            // Basic groups may come after the field: its skills' `allowed-tools` see them all.
             let check = quote! {
                 const _: () = #p::check_toolkit(
                     &[#(#names),*],
                     &[#( #krate::__private::group_info::<#types>(#basics) ),*],
+                );
+                const _: () = #p::check_allowed_tools(
+                    &[#(#all_field_names),*],
+                    &[#( #krate::__private::group_info::<#all_types>(#all_basic) ),*],
+                    #g,
                 );
             };
             respan(check, span)
@@ -68,7 +74,7 @@ pub(crate) fn registry(toolkit: &Toolkit) -> TokenStream {
     let group_enum = format_ident!("{}Group", ident);
     let reset_ty = format_ident!("{}Reset", ident);
     let switchable: Vec<(usize, &Field)> = toolkit.switchable().collect();
-    let words = switchable.len().div_ceil(64);
+    let n_switch = switchable.len();
 
     let variants: Vec<Ident> = switchable
         .iter()
@@ -145,12 +151,21 @@ pub(crate) fn registry(toolkit: &Toolkit) -> TokenStream {
         })
         .collect();
 
+    let words = quote!(#ident::__TOOLGROUP_WORDS);
     quote! {
         impl #ident {
             /// The rustdoc `#[toolkit]` adds to the toolkit (hidden; for tests of the docs).
             #[doc(hidden)]
             #[allow(dead_code, unreachable_pub)]
             pub const __TOOLGROUP_DOC: &'static str = ::core::concat!(#(#catalog),*);
+
+            /// The words of a session's state: the switchable groups, then the skills' marks.
+            #[doc(hidden)]
+            #[allow(dead_code, unreachable_pub)]
+            pub const __TOOLGROUP_WORDS: usize = #p::state_words(
+                #n_switch,
+                &[#( #krate::__private::group_info::<#all_types>(#all_basic), )*],
+            );
         }
 
         #[doc = #enum_doc]

@@ -1,0 +1,125 @@
+//! The application's side and the activation policy.
+
+use serde_json::json;
+use toolgroup::prelude::*;
+
+use super::{DocsSkill, KitGroup, kit, names, skill_enum, text};
+
+#[tokio::test]
+async fn the_application_loads_a_skill_without_strings() {
+    let toolkit = kit();
+    let mut session = toolkit.session();
+    let loaded = toolkit
+        .load_skill(&mut session, DocsSkill::PdfTools)
+        .unwrap();
+    assert!(text(&loaded).starts_with("<skill_content name=\"pdf-tools\">"));
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    // It does not activate the group.
+    assert!(!session.is_active(KitGroup::Docs));
+    let skills: Vec<&str> = toolkit.skills().map(|s| s.name).collect();
+    assert_eq!(skills, ["release-notes", "pdf-tools"]);
+    assert_eq!(
+        toolkit.skill("pdf-tools").unwrap().description,
+        DocsSkill::PdfTools.description()
+    );
+}
+
+#[tokio::test]
+async fn with_activation_loading_a_skill_activates_its_group_until_the_next_reset() {
+    let toolkit = kit().with_skill_activation(true);
+    let mut session = toolkit.session();
+    // Every skill is visible, so the model can name it.
+    assert_eq!(
+        skill_enum(&toolkit, &session),
+        ["release-notes", "pdf-tools"]
+    );
+    assert_eq!(
+        toolkit.definition("Skill").unwrap().annotations.read_only,
+        Some(false)
+    );
+
+    let before = session;
+    let refused = toolkit
+        .call(&mut session, "Skill", r#"{"skill": "pdf-toolz"}"#)
+        .await;
+    assert!(refused.is_error);
+    assert_eq!(session, before, "a refused load activates nothing");
+
+    let result = toolkit
+        .call(&mut session, "Skill", r#"{"skill": "pdf-tools"}"#)
+        .await;
+    assert!(!result.is_error);
+    let t = text(&result);
+    assert!(
+        t.starts_with("Loading the skill `pdf-tools` activated its group `docs`"),
+        "{t}"
+    );
+    assert!(
+        t.contains("Instructions for `docs`: Cite the page of every value you copy."),
+        "{t}"
+    );
+    assert!(t.contains("<skill_content name=\"pdf-tools\">"), "{t}");
+    assert_eq!(
+        result.structured_content.unwrap()["activated"],
+        json!(["docs"])
+    );
+    assert!(session.is_active(KitGroup::Docs));
+    assert!(names(&toolkit, &session).contains(&"page_fetch"));
+
+    // Final-state semantics: a `reset_tools` that leaves `docs` out deactivates it.
+    toolkit
+        .call(
+            &mut session,
+            "reset_tools",
+            r#"{"docs": false, "web": true}"#,
+        )
+        .await;
+    assert!(!session.is_active(KitGroup::Docs));
+}
+
+#[tokio::test]
+async fn a_skill_load_is_a_barrier_in_a_batch() {
+    let toolkit = kit().with_skill_activation(true);
+    let mut session = toolkit.session();
+    let calls = [
+        ToolCall::new("page_fetch", r#"{"url": "a"}"#),
+        ToolCall::new("Skill", r#"{"skill": "pdf-tools"}"#),
+        ToolCall::new("page_fetch", r#"{"url": "b"}"#),
+    ];
+    let results = toolkit.call_batch(&mut session, &calls).await;
+    assert!(results[0].is_error, "before the load, `docs` is inactive");
+    assert!(!results[1].is_error);
+    assert!(!results[2].is_error, "{}", text(&results[2]));
+    assert_eq!(text(&results[2]), "fetched b");
+}
+
+#[tokio::test]
+async fn through_layers_a_load_is_applied_and_never_cached() {
+    let toolkit =
+        kit()
+            .with_skill_activation(true)
+            .layer(toolgroup::middleware::IdempotentCacheLayer::new(
+                100,
+                std::time::Duration::from_secs(60),
+            ));
+    let mut one = toolkit.session();
+    let r = toolkit
+        .call(&mut one, "Skill", r#"{"skill": "pdf-tools"}"#)
+        .await;
+    assert!(!r.is_error);
+    assert!(one.is_active(KitGroup::Docs));
+    let mut two = toolkit.session();
+    let r = toolkit
+        .call(&mut two, "Skill", r#"{"skill": "pdf-tools"}"#)
+        .await;
+    assert!(text(&r).contains("activated its group"), "{}", text(&r));
+    assert!(two.is_active(KitGroup::Docs));
+    let r = toolkit
+        .call(
+            &mut two,
+            "read_skill_file",
+            r#"{"path": "pdf-tools/references/forms.md"}"#,
+        )
+        .await;
+    assert!(!r.is_error);
+}
