@@ -1,4 +1,4 @@
-//! What the tests read from a rig run: the tools each model call was offered and the tool
+//! What the tests and the `rig_agent` example read from a rig run: the tools each model call was offered and the tool
 //! results the model got back.
 
 #![allow(dead_code)]
@@ -39,7 +39,7 @@ pub fn answers(messages: &[Message]) -> Vec<Answer> {
                     .iter()
                     .map(|block| match block {
                         ToolResultContent::Json { value } => value.to_string(),
-                        other => other.as_text().unwrap_or("[non-text block]").to_owned(),
+                        other => other.as_text().unwrap_or("[an image]").to_owned(),
                     })
                     .collect::<Vec<_>>()
                     .join("\n");
