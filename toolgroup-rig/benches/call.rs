@@ -83,7 +83,7 @@ fn call(c: &mut Criterion) {
     );
 
     let rig = RigToolkit::new(agent::toolkit());
-    let adapted = ToolServer::new().dynamic_tools(rig.tools()).run();
+    let adapted = rig.tool_server().run();
     let conversation = rig.conversation();
     let mut context = conversation.tool_context(ToolContext::new());
     bench!(

@@ -40,7 +40,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rig = RigToolkit::new(agent::toolkit());
     let agent = AgentBuilder::new(model.clone())
         .preamble("You are a research assistant.")
-        .dynamic_tools(rig.tools())
+        .tool_server_handle(rig.tool_server().run())
         .default_max_turns(8)
         .build();
 

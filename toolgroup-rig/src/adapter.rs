@@ -2,7 +2,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use rig_agent::core::tool::DynamicTool;
+use rig_agent::tool::RegisteredTool;
+use rig_agent::tool::server::ToolServer;
 use toolgroup::provider::Provider;
 use toolgroup::registry::Registry;
 use toolgroup::{Session, Toolkit};
@@ -11,15 +12,15 @@ use crate::conversation::Conversation;
 use crate::state::{Listing, Shared};
 use crate::tools::rig_tools;
 
-/// A toolkit made ready for rig: its tools as rig `DynamicTool`s (every tool of every group,
-/// and `reset_tools`), built once, and a source of [`Conversation`]s.
+/// A toolkit made ready for rig: its tools as rig tools (every tool of every group, and
+/// `reset_tools`), built once, and a source of [`Conversation`]s.
 ///
-/// Register [`tools`](Self::tools) with the agent once (`AgentBuilder::dynamic_tools`), and
-/// start every run through a conversation, which advertises per model call only the tools
-/// of its session.
+/// Give the agent [`tool_server`](Self::tool_server) once (add your own rig tools to it,
+/// then `AgentBuilder::tool_server_handle(server.run())`), and start every run through a
+/// conversation, which advertises per model call only the tools of its session.
 pub struct RigToolkit<R: Registry> {
     toolkit: Arc<Toolkit<R>>,
-    tools: Vec<DynamicTool>,
+    tools: Vec<RegisteredTool>,
     listing: Arc<Listing>,
 }
 
@@ -53,7 +54,7 @@ impl<R: Registry + 'static> RigToolkit<R> {
             registered: toolkit
                 .all_definitions()
                 .map(|d| d.name)
-                .filter(|name| tools.iter().any(|t| t.name().as_str() == *name))
+                .filter(|name| tools.iter().any(|t| t.name() == *name))
                 .collect(),
             rig_tools: Vec::new(),
         };
@@ -81,13 +82,23 @@ impl<R: Registry + 'static> RigToolkit<R> {
         &self.toolkit
     }
 
-    /// The rig tools, in the toolkit's stable listing order (`reset_tools` first): give
-    /// them to `AgentBuilder::dynamic_tools`. Clones share the built definitions and handlers.
+    /// The rig tools, in the toolkit's stable listing order (`reset_tools` first), for
+    /// `ToolServer::registered_tool`. Clones share the built definitions and handlers.
     ///
     /// Tools found at run time (remote groups) are included as they are now; the tools a
     /// remote server adds later are not advertised until a new `RigToolkit` registers them.
-    pub fn tools(&self) -> Vec<DynamicTool> {
+    pub fn tools(&self) -> Vec<RegisteredTool> {
         self.tools.clone()
+    }
+
+    /// A rig tool server holding [`tools`](Self::tools): add the agent's own rig tools to it
+    /// (and name them with [`with_rig_tools`](Self::with_rig_tools)), then
+    /// `AgentBuilder::tool_server_handle(server.run())`.
+    pub fn tool_server(&self) -> ToolServer {
+        self.tools
+            .iter()
+            .cloned()
+            .fold(ToolServer::new(), ToolServer::registered_tool)
     }
 
     /// A new conversation: no switchable group active.

@@ -1,10 +1,15 @@
-//! The rig tools of a toolkit: one `DynamicTool` per toolkit tool plus `reset_tools`, each
+//! The rig tools of a toolkit: one tool handler per toolkit tool plus `reset_tools`, each
 //! built once, each call run by `Toolkit::call` on the conversation attached to the run.
 
 use std::sync::Arc;
 
-use rig_agent::core::message::ToolName;
-use rig_agent::core::tool::{DynamicTool, ToolContext, ToolExecutionError};
+use rig_agent::core::effect::{
+    EffectKind, FamilyDescriptor, HandlerDescriptor, Outcome, family, tool_key,
+};
+use rig_agent::core::error::{ErrorKind, ErrorReport};
+use rig_agent::core::serve::{Dispatch, Reply, Serve};
+use rig_agent::core::tool::{ToolContext, ToolExecutionError, ToolResult};
+use rig_agent::tool::RegisteredTool;
 use serde_json::Value;
 use toolgroup::provider::Provider;
 use toolgroup::registry::Registry;
@@ -31,39 +36,86 @@ pub struct RigContext(pub ToolContext);
 pub(crate) fn rig_tools<R: Registry + 'static>(
     toolkit: &Arc<Toolkit<R>>,
     provider: Option<Provider>,
-) -> Vec<DynamicTool> {
+) -> Vec<RegisteredTool> {
     toolkit
         .all_definitions()
-        .filter_map(|definition| rig_tool(toolkit, definition, provider))
+        .filter_map(|definition| {
+            RegisteredTool::from_handler(ToolkitTool {
+                toolkit: Arc::clone(toolkit),
+                name: definition.name,
+                description: definition.description,
+                parameters: parameters(definition, provider),
+            })
+            // toolgroup's names are checked at compile time (never empty), which is all rig
+            // checks here; a tool rig refused could not be called anyway.
+            .ok()
+        })
         .collect()
 }
 
-fn rig_tool<R: Registry + 'static>(
-    toolkit: &Arc<Toolkit<R>>,
-    definition: &ToolDefinition,
-    provider: Option<Provider>,
-) -> Option<DynamicTool> {
-    // toolgroup's names are checked at compile time (never empty); a name rig refused
-    // could not be called anyway.
-    let rig_name = ToolName::new(definition.name).ok()?;
-    let name: &'static str = definition.name;
-    let kit = Arc::clone(toolkit);
-    Some(DynamicTool::new_with_context(
-        rig_name,
-        definition.description,
-        parameters(definition, provider),
-        move |context: &mut ToolContext, arguments: Value| {
-            let kit = Arc::clone(&kit);
-            let shared = context.scope::<Shared<R>>();
-            let rig = (!context.is_empty()).then(|| RigContext(context.for_dispatch()));
-            Box::pin(async move {
-                let Some(shared) = shared else {
-                    return Err(ToolExecutionError::other(NO_CONVERSATION));
-                };
-                to_rig(shared.call(&kit, name, (&arguments).into(), rig).await)
-            })
-        },
-    ))
+/// One toolkit tool as a rig tool handler. A rig `Serve` handler rather than a
+/// `DynamicTool`: it receives the model's argument text as sent, which `Toolkit::call`
+/// parses once into the tool's own argument type (a `DynamicTool` is handed a parsed
+/// `serde_json::Value` first).
+struct ToolkitTool<R: Registry> {
+    toolkit: Arc<Toolkit<R>>,
+    name: &'static str,
+    description: &'static str,
+    parameters: Value,
+}
+
+impl<R: Registry + 'static> Serve for ToolkitTool<R> {
+    type Family = family::Tool;
+
+    fn descriptor(&self) -> HandlerDescriptor {
+        HandlerDescriptor {
+            key: tool_key(self.name),
+            family: FamilyDescriptor::Tool {
+                name: self.name.to_owned(),
+                description: self.description.to_owned(),
+                parameters: self.parameters.clone(),
+                embedding: None,
+            },
+            layers: Vec::new(),
+        }
+    }
+
+    async fn serve(&self, kind: EffectKind, dispatch: Dispatch) -> Reply {
+        let EffectKind::ToolCall { name, args } = kind else {
+            return Reply::Outcome(Err(ErrorReport::new(
+                ErrorKind::Internal,
+                format!("the toolgroup tool `{}` serves tool calls only", self.name),
+            )));
+        };
+        if name != self.name {
+            // Key routing must never run a different tool than the one registered.
+            return Reply::Outcome(Err(ErrorReport::new(
+                ErrorKind::Internal,
+                format!(
+                    "the toolgroup tool `{}` was asked to run `{name}`",
+                    self.name
+                ),
+            )));
+        }
+        let context = dispatch.scope::<ToolContext>();
+        let shared = context.as_ref().and_then(|c| c.scope::<Shared<R>>());
+        let result = match shared {
+            None => ToolResult::failed(ToolExecutionError::other(NO_CONVERSATION)),
+            Some(shared) => {
+                let rig = context
+                    .filter(|c| !c.is_empty())
+                    .map(|c| RigContext(c.for_dispatch()));
+                let result = shared
+                    .call(&self.toolkit, self.name, args.as_str().into(), rig)
+                    .await;
+                match to_rig(result) {
+                    Ok(output) => ToolResult::success(output),
+                    Err(error) => ToolResult::failed(error),
+                }
+            }
+        };
+        Reply::Outcome(Ok(Outcome::ToolResult { result }))
+    }
 }
 
 /// The arguments' schema as toolgroup renders it for `provider` (its strict-mode rewrite

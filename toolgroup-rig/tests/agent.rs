@@ -24,7 +24,7 @@ fn scripted<R: toolgroup::Registry + 'static>(
 ) -> (MockCompletionModel, rig_agent::Agent) {
     let model = MockCompletionModel::from_turns(turns.into_iter().chain([MockTurn::text("done")]));
     let agent = AgentBuilder::new(model.clone())
-        .dynamic_tools(rig.tools())
+        .tool_server_handle(rig.tool_server().run())
         .default_max_turns(10)
         .build();
     (model, agent)
@@ -333,4 +333,130 @@ async fn a_run_without_a_conversation_gets_an_error_result() {
         "{}",
         got[0].text
     );
+}
+
+/// One model turn calling each of `calls`.
+fn batch(calls: &[(&str, &str, serde_json::Value)]) -> MockTurn {
+    use rig_agent::core::message::{AssistantContent, ToolCall, ToolFunction, ToolName};
+    MockTurn::from_contents(calls.iter().map(|(id, name, arguments)| {
+        AssistantContent::ToolCall(ToolCall::from_wire(
+            *id,
+            ToolFunction::new(ToolName::new(*name).unwrap(), arguments.clone()),
+        ))
+    }))
+}
+
+#[tokio::test]
+async fn a_turn_calling_a_tool_it_was_not_offered_runs_none_of_its_calls() {
+    // The documented difference from toolgroup's own batches: rig resolves the turn as a
+    // whole, so `reset_tools` does not run either, and the model calls again.
+    let rig = rig_toolkit();
+    let (model, agent) = scripted(
+        &rig,
+        [
+            batch(&[
+                (
+                    "c1",
+                    "reset_tools",
+                    json!({"web_search": true, "scraping": false}),
+                ),
+                ("c2", "web_search", json!({"query": "rust"})),
+            ]),
+            batch(&[(
+                "c3",
+                "reset_tools",
+                json!({"web_search": true, "scraping": false}),
+            )]),
+            call("c4", "web_search", json!({"query": "rust"})),
+        ],
+    );
+    let (conversation, got) = run(&rig, &agent).await;
+    assert_eq!(got[0].name, "reset_tools");
+    assert_eq!(
+        got[0].text,
+        rig_agent::core::transcript::TOOL_NOT_EXECUTED_DUE_TO_INVALID_PEER
+    );
+    assert_eq!(got[1].name, "web_search");
+    assert!(got[1].is_error);
+    assert!(got[1].text.contains("reset_tools"), "{}", got[1].text);
+    assert!(!got[2].is_error && !got[3].is_error, "{got:?}");
+    assert_eq!(
+        offered(&model),
+        [
+            BASIC.to_vec(),
+            BASIC.to_vec(),
+            vec!["reset_tools", "note_write", "web_search"],
+            vec!["reset_tools", "note_write", "web_search"],
+        ]
+    );
+    assert_eq!(
+        conversation.session().active_names().collect::<Vec<_>>(),
+        ["web_search"]
+    );
+}
+
+#[tokio::test]
+async fn the_agents_own_rig_tools_stay_offered() {
+    let rig = rig_toolkit().with_rig_tools(["think"]);
+    let model = MockCompletionModel::from_turns([
+        activate_both("c1"),
+        call("c2", "think", json!({"thought": "hm"})),
+        MockTurn::text("done"),
+    ]);
+    let agent = AgentBuilder::new(model.clone())
+        .tool_server_handle(
+            rig.tool_server()
+                .tool(rig_agent::tool::builtin::ThinkTool)
+                .run(),
+        )
+        .default_max_turns(10)
+        .build();
+    let (_, got) = run(&rig, &agent).await;
+    assert!(!got[1].is_error, "{got:?}");
+    assert_eq!(offered(&model)[0], ["reset_tools", "note_write", "think"]);
+    assert_eq!(
+        offered(&model)[1],
+        [
+            "reset_tools",
+            "note_write",
+            "web_search",
+            "page_fetch",
+            "think"
+        ]
+    );
+}
+
+/// A registered tool's name, description and parameters, as rig advertises it.
+fn advertised(tool: &rig_agent::tool::RegisteredTool) -> (String, String, serde_json::Value) {
+    match tool.descriptor() {
+        rig_agent::core::effect::FamilyDescriptor::Tool {
+            name,
+            description,
+            parameters,
+            ..
+        } => (name, description, parameters),
+        other => panic!("not a tool: {other:?}"),
+    }
+}
+
+#[test]
+fn schemas_are_rendered_for_the_chosen_provider() {
+    use toolgroup::provider::Provider;
+    let kit = toolkit();
+    let rig = RigToolkit::for_provider(toolkit(), Provider::OpenAiChat);
+    for tool in rig.tools() {
+        let (name, description, parameters) = advertised(&tool);
+        let definition = kit.definition(&name).unwrap();
+        let rendered = Provider::OpenAiChat.render_definition(definition);
+        assert_eq!(parameters, rendered["function"]["parameters"]);
+        assert_eq!(description, definition.description);
+    }
+    let canonical = RigToolkit::new(toolkit());
+    let tools = canonical.tools();
+    let names: Vec<String> = tools.iter().map(|t| advertised(t).0).collect();
+    assert_eq!(names, ALL);
+    for tool in &tools {
+        let (name, _, parameters) = advertised(tool);
+        assert_eq!(parameters, kit.definition(&name).unwrap().input_schema);
+    }
 }
