@@ -9,7 +9,13 @@ import re
 import sys
 
 MAX_LINES = 600
-CRATES = ["src", "toolgroup-core/src", "toolgroup-macros/src", "toolgroup-mcp/src"]
+CRATES = [
+    "src",
+    "toolgroup-core/src",
+    "toolgroup-macros/src",
+    "toolgroup-mcp/src",
+    "toolgroup-rig/src",
+]
 # Files that are generated or recorded, not written.
 EXEMPT = ("/snapshots/",)
 

@@ -1,0 +1,87 @@
+//! What one conversation shares between rig's tool callbacks and the per-turn hook: the
+//! toolkit, the names rig knows, the session, and the per-call data of its calls.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use toolgroup::registry::Registry;
+use toolgroup::{CallContext, CallResult, Session, Toolkit};
+
+/// The names an agent's tool server holds, as the adapter registered them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Listing {
+    /// The toolkit's tools registered with rig (`reset_tools` included).
+    pub(crate) registered: HashSet<&'static str>,
+    /// The agent's own rig tools, advertised on every turn beside the toolkit's.
+    pub(crate) rig_tools: Vec<String>,
+}
+
+pub(crate) struct Shared<R: Registry> {
+    pub(crate) toolkit: Arc<Toolkit<R>>,
+    pub(crate) listing: Arc<Listing>,
+    pub(crate) session: Mutex<Session<R>>,
+    pub(crate) context: Option<CallContext>,
+}
+
+impl<R: Registry> Shared<R> {
+    /// A copy of the session: a call works on its own copy, so no lock is held across a
+    /// tool's await, and only a call that changed the active set writes it back.
+    pub(crate) fn session(&self) -> Session<R> {
+        *self.session.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn set_session(&self, session: Session<R>) {
+        *self.session.lock().unwrap_or_else(PoisonError::into_inner) = session;
+    }
+
+    /// The names rig may advertise this turn: the session's tools that rig holds, in the
+    /// toolkit's listing order, then the agent's own rig tools.
+    pub(crate) fn advertised(&self) -> Vec<String> {
+        let session = self.session();
+        self.toolkit
+            .definitions(&session)
+            .map(|d| d.name)
+            .filter(|name| self.listing.registered.contains(name))
+            .map(str::to_owned)
+            .chain(self.listing.rig_tools.iter().cloned())
+            .collect()
+    }
+
+    /// Run one call through the toolkit on the session (with the conversation's per-call
+    /// data and `extra`, if any), keeping what it changed.
+    pub(crate) async fn call<T: Clone + Send + Sync + 'static>(
+        &self,
+        toolkit: &Toolkit<R>,
+        name: &str,
+        arguments: toolgroup::args::Arguments<'_>,
+        extra: Option<T>,
+    ) -> CallResult {
+        let mut session = self.session();
+        let before = session;
+        let result = match (&self.context, extra) {
+            (None, None) => toolkit.call(&mut session, name, arguments).await,
+            (base, extra) => {
+                let mut context = base.clone().unwrap_or_default();
+                if let Some(extra) = extra {
+                    context.extensions_mut().insert(extra);
+                }
+                toolkit
+                    .call_with(&mut session, name, arguments, &context)
+                    .await
+            }
+        };
+        if session != before {
+            self.set_session(session);
+        }
+        result
+    }
+}
+
+impl<R: Registry> std::fmt::Debug for Shared<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("active", &self.session().active_names().collect::<Vec<_>>())
+            .field("listing", &self.listing)
+            .finish_non_exhaustive()
+    }
+}
