@@ -24,6 +24,8 @@ use toolgroup::prelude::*;
 #[cfg(feature = "big")]
 use toolgroup::provider::{Provider, Rendered};
 
+pub mod skills;
+
 /// Prints the machine's load average (each benchmark starts with it, for the record).
 pub fn print_load() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
