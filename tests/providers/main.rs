@@ -9,4 +9,5 @@ mod golden;
 mod mcp_dialect;
 mod results;
 mod schemas;
+mod skills;
 mod strict;
