@@ -3,7 +3,7 @@
 use serde_json::json;
 use toolgroup::prelude::*;
 
-use super::{DocsSkill, KitGroup, kit, names, skill_enum, text};
+use super::{DocsSkill, KitGroup, KitReset, kit, names, skill_enum, text};
 
 #[tokio::test]
 async fn the_application_loads_a_skill_without_strings() {
@@ -122,4 +122,24 @@ async fn through_layers_a_load_is_applied_and_never_cached() {
         )
         .await;
     assert!(!r.is_error);
+}
+
+#[tokio::test]
+async fn the_applications_group_switches_keep_which_skills_were_loaded() {
+    let toolkit = kit();
+    let mut session = toolkit.session();
+    toolkit
+        .load_skill(&mut session, DocsSkill::PdfTools)
+        .unwrap();
+    session.reset(KitReset {
+        docs: false,
+        web: true,
+    });
+    assert!(session.is_active(KitGroup::Web));
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    session.deactivate_all();
+    assert!(!session.is_active(KitGroup::Web));
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    // The group bits alone are what a session's names say.
+    assert_eq!(session.active_names().count(), 0);
 }

@@ -171,23 +171,36 @@ impl Table {
         if self.activate || self.entries.iter().all(|e| e.switch.is_none()) {
             return self.all;
         }
-        let mut key = vec![0u64; self.entries.len().div_ceil(64)];
+        // The key of the visible set, on the stack for up to 512 skills: listing allocates
+        // only the first time a set is seen.
+        let words = self.entries.len().div_ceil(64);
+        let mut stack = [0u64; 8];
+        let mut heap = Vec::new();
+        let key: &mut [u64] = if words <= stack.len() {
+            &mut stack[..words]
+        } else {
+            heap.resize(words, 0);
+            &mut heap
+        };
         for (i, e) in self.entries.iter().enumerate() {
             if self.visible(e, bits) {
-                set_bit(&mut key, i, true);
+                set_bit(key, i, true);
             }
         }
         let mut cache = self
             .by_visible
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        *cache.entry(key.into_boxed_slice()).or_insert_with(|| {
-            let visible = self.visible_infos(bits);
-            Defs {
-                skill: intern(text::skill_definition(&visible, false)),
-                file: intern(text::read_file_definition(&visible)),
-            }
-        })
+        if let Some(defs) = cache.get(&*key) {
+            return *defs;
+        }
+        let visible = self.visible_infos(bits);
+        let defs = Defs {
+            skill: intern(text::skill_definition(&visible, false)),
+            file: intern(text::read_file_definition(&visible)),
+        };
+        cache.insert(key.into(), defs);
+        defs
     }
 
     /// `new` with the loaded marks of `old` (a `reset_tools` call sets groups only).
