@@ -143,3 +143,20 @@ async fn the_applications_group_switches_keep_which_skills_were_loaded() {
     // The group bits alone are what a session's names say.
     assert_eq!(session.active_names().count(), 0);
 }
+
+#[tokio::test]
+async fn without_reset_tools_the_hint_does_not_name_it() {
+    let toolkit = kit().with_reset_tools(false);
+    let mut session = toolkit.session();
+    let result = toolkit
+        .call(&mut session, "Skill", r#"{"skill": "pdf-tools"}"#)
+        .await;
+    assert!(result.is_error);
+    assert!(
+        text(&result).contains("which is not active"),
+        "{}",
+        text(&result)
+    );
+    assert!(!text(&result).contains("reset_tools"), "{}", text(&result));
+    assert_eq!(names(&toolkit, &session), ["Skill", "note_write"]);
+}

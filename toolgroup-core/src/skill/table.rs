@@ -41,6 +41,8 @@ pub(crate) struct Table {
     index: FxHashMap<&'static str, u32>,
     /// Loading a skill of an inactive group activates the group.
     pub(crate) activate: bool,
+    /// `reset_tools` is not shown to the model (answers do not tell it to call it).
+    pub(crate) hide_reset: bool,
     /// The definitions naming every skill (the mask mode's, and under `activate`, the list
     /// mode's too).
     pub(crate) all: Defs,
@@ -249,7 +251,7 @@ impl Table {
         if !self.visible(entry, state) {
             return (
                 CallOutcome::InactiveGroup,
-                text::inactive(entry.info, with_reset),
+                text::inactive(entry.info, with_reset && !self.hide_reset),
             );
         }
         let activates = entry
@@ -318,7 +320,7 @@ impl Table {
             }
             Some((entry, _)) => (
                 CallOutcome::InactiveGroup,
-                text::inactive(entry.info, with_reset),
+                text::inactive(entry.info, with_reset && !self.hide_reset),
             ),
             None => (CallOutcome::Refused, text::unknown_file(&path, &visible)),
         }
