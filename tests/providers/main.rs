@@ -4,6 +4,7 @@
 mod support;
 
 mod calls;
+mod deferred;
 mod delivery;
 mod golden;
 mod mcp_dialect;
