@@ -124,3 +124,26 @@ fn the_skill_tools_keep_every_providers_rules_in_both_modes() {
         }
     }
 }
+
+#[test]
+fn in_the_deferred_mode_the_skill_tools_stay_eager() {
+    use toolgroup::provider::deferred::{Deferred, DeferredOptions};
+    let kit = skill_kit();
+    let deferred =
+        Deferred::new(&kit, Provider::Anthropic, DeferredOptions::default()).expect("deferred");
+    let state = deferred.state(&kit);
+    let tools = deferred.tools_value(&state);
+    let tools = tools.as_array().unwrap();
+    let deferred_of = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is in the array"))
+            .get("defer_loading")
+            .cloned()
+    };
+    for eager in ["reset_tools", "Skill", "read_skill_file", "note_write"] {
+        assert_eq!(deferred_of(eager), None, "{eager}");
+    }
+    assert_eq!(deferred_of("page_fetch"), Some(json!(true)));
+}

@@ -160,3 +160,34 @@ async fn without_reset_tools_the_hint_does_not_name_it() {
     assert!(!text(&result).contains("reset_tools"), "{}", text(&result));
     assert_eq!(names(&toolkit, &session), ["Skill", "note_write"]);
 }
+
+#[test]
+fn a_transcript_replays_skill_loads_and_the_groups_they_activated() {
+    use toolgroup::provider::{Provider, transcript};
+    let toolkit = kit().with_skill_activation(true);
+    let conversation = [
+        json!({"role": "user", "content": "Fill in the form."}),
+        json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "pdf-tools"}},
+        ]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "<skill_content name=\"pdf-tools\">..."},
+        ]}),
+        // A refused load (an error result) changes nothing.
+        json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t2", "name": "Skill", "input": {"skill": "release-notes"}},
+        ]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t2", "is_error": true, "content": "refused"},
+        ]}),
+    ];
+    let replayed = transcript::replay(&toolkit, Provider::Anthropic, &conversation).unwrap();
+    let session = replayed.session();
+    assert!(
+        session.is_active(KitGroup::Docs),
+        "the load activated `docs`"
+    );
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    assert!(!toolkit.is_skill_loaded(&session, super::WritingSkill::ReleaseNotes));
+    assert_eq!(replayed.resets(), 0);
+}

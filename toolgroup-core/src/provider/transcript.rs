@@ -16,7 +16,9 @@
 //! | OpenAI Chat | `tool_calls` of assistant messages | `tool` messages by `tool_call_id`; an error's content starts with `Error:` |
 //! | Gemini | `functionCall` parts of model contents | `functionResponse` parts by `id`, else the next response of `reset_tools`; an error has `response.error` |
 //!
-//! A call without a result (the last turn, interrupted) is not applied. When the rebuilt
+//! `Skill` calls are replayed too: they record which skills were loaded and, under
+//! [`Toolkit::with_skill_activation`], activate a group. A call without a result (the last
+//! turn, interrupted) is not applied. When the rebuilt
 //! state disagrees with a session stored beside the conversation, [`Replayed::check`] names
 //! the groups on each side: the transcript is what the model read, so resume from it (or
 //! deliver the stored state as a change with [`Deferred::sync`](super::deferred::Deferred::sync),
@@ -31,7 +33,9 @@ use super::decode::DecodeError;
 use crate::meta::RESET_TOOLS;
 use crate::registry::Registry;
 use crate::reset;
+use crate::result::CallOutcome;
 use crate::session::Session;
+use crate::skill::SKILL_TOOL;
 use crate::toolkit::{ToolCall, Toolkit};
 
 /// The state a transcript leaves.
@@ -224,14 +228,15 @@ pub fn replay<R: Registry>(
     let mut resets = 0;
     let mut used = vec![false; outcomes.len()];
     for (i, call) in calls.iter().enumerate() {
-        if call.name != RESET_TOOLS {
+        let skill = call.name == SKILL_TOOL && toolkit.skill_target(SKILL_TOOL).is_some();
+        if call.name != RESET_TOOLS && !skill {
             continue;
         }
         let found = outcomes.iter().enumerate().position(|(j, o)| {
             !used[j]
                 && match (&call.id, &o.id) {
                     (Some(a), Some(b)) => a == b,
-                    _ => o.name.as_deref() == Some(RESET_TOOLS),
+                    _ => o.name.as_deref() == Some(call.name.as_str()),
                 }
         });
         let Some(j) = found else { continue };
@@ -239,18 +244,38 @@ pub fn replay<R: Registry>(
         if outcomes[j].is_error {
             continue;
         }
-        let (_, result) = reset::apply(
-            &toolkit.core.names,
-            &mut session,
-            call.arguments.as_arguments(),
-        );
-        if result.is_error {
+        let result = if skill {
+            // A skill load records that the skill was loaded (and, under the activation
+            // policy, activates its group), as the call did.
+            let mut bits = *session.bits();
+            let (outcome, result) = toolkit.core.skills.load(
+                R::GROUPS,
+                bits.as_mut(),
+                call.arguments.as_arguments(),
+                true,
+            );
+            if outcome == CallOutcome::Ok {
+                session = Session::from_bits(bits);
+            }
+            result
+        } else {
+            resets += 1;
+            reset::apply(
+                &toolkit.core.names,
+                &toolkit.core.skills,
+                &mut session,
+                call.arguments.as_arguments(),
+            )
+            .1
+        };
+        // A skill this toolkit no longer has is skipped: which skills were loaded is advice
+        // for later answers, not the state of a group.
+        if result.is_error && !skill {
             return Err(TranscriptError::Refused {
                 call: i,
                 refusal: result.text_joined(),
             });
         }
-        resets += 1;
         for (w, word) in loaded.as_mut().iter_mut().zip(session.bits().as_ref()) {
             *w |= word;
         }

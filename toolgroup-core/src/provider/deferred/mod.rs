@@ -21,9 +21,10 @@
 //! when the active groups change. A change allocates its message, nothing else does.
 //!
 //! Which OpenAI models take deferred definitions: OpenAI documents `defer_loading`,
-//! `namespace` and `tool_search` for gpt-5.4 and later; an `allowed_tools` list naming appended
-//! functions is accepted by the same models (the SDK types put no restriction on the names).
-//! For older models use the mask mode.
+//! `namespace` and `tool_search` for gpt-5.4 and later. Whether a model honours an
+//! `allowed_tools` list that names functions appended by `additional_tools` is not documented
+//! (the SDK types put no restriction on the names): the refusal at call time is what
+//! enforces the active set either way. For older models use the mask mode.
 
 mod build;
 mod change;
