@@ -123,6 +123,7 @@ mod handler;
 mod http_service;
 mod jsonrpc;
 mod logging;
+mod skills;
 mod store;
 
 use std::collections::HashMap;
@@ -148,7 +149,8 @@ pub use rmcp;
 pub use store::RedisStore;
 pub use store::{GroupStore, MemoryStore, StoreError, StoreFuture};
 
-/// The `_meta` key of a tool's group in `tools/list`.
+/// The `_meta` key of a tool's group in `tools/list`, and of a skill's group in
+/// `skills/list`, `skills/get` and `resources/list`.
 pub const GROUP_META_KEY: &str = "toolgroup/group";
 
 /// The toolkit's own "did you mean" (one algorithm and threshold for every message).
@@ -188,6 +190,8 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) list_ttl_ms: u64,
+    /// The skills served over the skills extension (empty: the extension is not declared).
+    pub(crate) skills: skills::Catalog,
     pub(crate) store: Arc<dyn GroupStore>,
     #[cfg(feature = "http")]
     pub(crate) key: Option<Arc<KeyFn>>,
@@ -246,6 +250,7 @@ impl<R: Registry> McpServer<R> {
                     .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
             );
         }
+        let skills = skills::Catalog::new(toolkit.skills());
         McpServer {
             shared: Arc::new(Shared {
                 toolkit,
@@ -257,6 +262,7 @@ impl<R: Registry> McpServer<R> {
                 info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
                 instructions: None,
                 list_ttl_ms: 300_000,
+                skills,
                 store: Arc::new(MemoryStore::new()),
                 #[cfg(feature = "http")]
                 key: None,
