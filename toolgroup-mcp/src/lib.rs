@@ -90,6 +90,36 @@
 //!
 //! Tool titles: toolgroup tools have none, so `title` is never set.
 //!
+//! # Skills: the MCP skills extension
+//!
+//! When the toolkit's groups carry Agent Skills ([`toolgroup_core::skill`]), the server
+//! declares the skills extension (SEP-2640, `io.modelcontextprotocol/skills`) and the
+//! `resources` capability it rides on; a toolkit without skills declares neither. It answers:
+//!
+//! | request | answer |
+//! |---|---|
+//! | `skills/list` | every skill of the toolkit, whatever the connection's mode and active groups (the extension is the host's catalog; the model's access follows the groups, below) |
+//! | `skills/get` | one skill by the URI of its `SKILL.md`, `skill://<name>/SKILL.md` |
+//! | `resources/list` | each skill's `SKILL.md` (name, description, size); the other files are in the skill's manifest |
+//! | `resources/read` | one file, `skill://<name>/<path>` (path segments percent-encoded): UTF-8 text as `text`, other files as a base64 `blob`, each with its MIME type |
+//!
+//! A skill's entry carries the frontmatter with every field (YAML converted to JSON, host keys
+//! such as `user-invocable` included), the manifest of its files with the SHA-256 digest and
+//! size computed when the files were embedded at compile time, and its group in `_meta` under
+//! [`GROUP_META_KEY`] (`"toolgroup/group": "<group>"`, the key tools carry). A skill holds at
+//! most 512 files ([`MAX_FILES`](toolgroup_core::skill::MAX_FILES)) and 16 MiB
+//! ([`MAX_TOTAL_BYTES`](toolgroup_core::skill::MAX_TOTAL_BYTES)), checked when it is read (at
+//! compile time for `skills = [...]`). The answers are the same for every client, so a
+//! 2026-07-28 client gets them with `cacheScope: "public"`.
+//!
+//! An unknown skill, a URI outside `skill://`, a path with an empty, `.` or `..` segment (also
+//! percent-encoded), a query or a fragment, or a file the skill does not have answer `-32602`,
+//! naming the problem (with a did-you-mean), the client's text escaped; nothing changes.
+//!
+//! The model's tools stay: `Skill` and `read_skill_file` are listed and called like any tool
+//! in every mode (in selected mode while the chosen groups show a skill), for clients without
+//! the extension.
+//!
 //! # Log messages
 //!
 //! The server declares the `logging` capability and answers `logging/setLevel`. A tool's
