@@ -1,6 +1,7 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
 mod call;
+mod skills;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -8,9 +9,10 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    CustomRequest, CustomResult, DiscoverResult, ErrorData, InitializeRequestParams,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ResultType,
-    ServerCapabilities, ServerConfig, Tool,
+    CustomRequest, CustomResult, DiscoverResult, ErrorData, GetSkillRequestParams, GetSkillResult,
+    InitializeRequestParams, InitializeResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -178,10 +180,11 @@ impl<R: Registry> McpHandler<R> {
                         .map(|d| Cow::Owned(found_tool(d))),
                 )
                 .collect(),
-            // Selected: reset_tools is hidden.
+            // Selected: reset_tools is hidden; the skill tools (which have no group either)
+            // are listed while the chosen groups show a skill.
             Mode::Selected => toolkit
                 .definitions(session)
-                .filter(|d| d.group.is_some())
+                .filter(|d| d.name != RESET_TOOLS || d.group.is_some())
                 .map(|d| self.tool_of(d))
                 .collect(),
             _ => toolkit
@@ -194,9 +197,15 @@ impl<R: Registry> McpHandler<R> {
     /// The MCP definition of a listed tool: rendered once for compiled-in tools, now for
     /// tools found at run time.
     fn tool_of<'a>(&'a self, def: &ToolDefinition) -> Cow<'a, Tool> {
+        // Only the skill tools' definitions naming every skill are pre-rendered: a session
+        // that sees fewer skills lists definitions of its own, with a shorter enum.
+        let prerendered = self
+            .toolkit()
+            .definition(def.name)
+            .is_some_and(|d| std::ptr::eq(d, def));
         match self.shared.index.get(def.name) {
-            Some(&i) => Cow::Borrowed(&self.shared.tools[i]),
-            None => Cow::Owned(found_tool(def)),
+            Some(&i) if prerendered => Cow::Borrowed(&self.shared.tools[i]),
+            _ => Cow::Owned(found_tool(def)),
         }
     }
 
@@ -237,8 +246,17 @@ impl<R: Registry> McpHandler<R> {
         if self.shared.mode == Mode::Dynamic {
             capabilities = capabilities.enable_tool_list_changed();
         }
-        let mut info =
-            ServerConfig::new(capabilities.build()).with_server_info(self.shared.info.clone());
+        let mut capabilities = capabilities.build();
+        if !self.shared.skills.is_empty() {
+            // The skills extension serves the files as resources, and requires the capability.
+            capabilities.resources = Some(rmcp::model::ResourcesCapability::default());
+            let declared = ServerCapabilities::builder().enable_skills().build();
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .extend(declared.extensions.unwrap_or_default());
+        }
+        let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
         let mut instructions = self.shared.instructions.clone().unwrap_or_default();
         if let Some(selection) = selection {
             let groups = group_instructions(selection);
@@ -373,15 +391,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        if let Some(cursor) = request.and_then(|r| r.cursor) {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "invalid cursor `{}`: this server lists every tool in one page and gives no cursor",
-                    crate::echo(&cursor, 64)
-                ),
-                None,
-            ));
-        }
+        skills::refuse_cursor(request, "tool")?;
         let mode = self.mode(&context);
         let place = self.place(&context);
         let session = match mode {
@@ -409,6 +419,38 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             };
         }
         Ok(result)
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        self.skills_list(request, &context)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.skills_get(&request.uri, &context)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.resources_list(request, &context)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.resource_read(&request.uri, &context).map(Into::into)
     }
 
     #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
