@@ -359,3 +359,57 @@ async fn the_skill_tools_are_listed_and_run_in_every_mode() {
     assert_ne!(r.is_error, Some(true), "{}", text(&r));
     assert!(text(&r).contains("Read [the field guide]"), "{}", text(&r));
 }
+
+#[tokio::test]
+async fn a_skill_load_that_activates_a_group_is_kept_or_refused_never_lost() {
+    // A connection's own session: the activated group is kept for the next call.
+    let server = McpServer::new(
+        skills_support::toolkit().with_skill_activation(true),
+        Mode::Gated,
+    );
+    let (client, _) = connect(&server, Session::new()).await;
+    let r = call(&client, "form_fill", json!({"field": "a", "value": "b"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        r.is_error,
+        Some(true),
+        "docs is inactive at first: {}",
+        text(&r)
+    );
+    let r = call(&client, "Skill", json!({"skill": "pdf-forms"}))
+        .await
+        .unwrap();
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+    assert!(
+        text(&r).contains("activated its group `docs`"),
+        "{}",
+        text(&r)
+    );
+    let r = call(&client, "form_fill", json!({"field": "a", "value": "b"}))
+        .await
+        .unwrap();
+    assert_ne!(
+        r.is_error,
+        Some(true),
+        "the activation was kept: {}",
+        text(&r)
+    );
+
+    // A connection whose groups are fixed (selected mode) cannot take the activation.
+    let selected = McpServer::new(
+        skills_support::toolkit().with_skill_activation(true),
+        Mode::Selected,
+    );
+    let (client, _) = connect(&selected, Session::new()).await;
+    let r = call(&client, "Skill", json!({"skill": "pdf-forms"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(text(&r).contains("Nothing was changed"), "{}", text(&r));
+    // A skill of a basic group activates nothing: it loads.
+    let r = call(&client, "Skill", json!({"skill": "release-checklist"}))
+        .await
+        .unwrap();
+    assert_ne!(r.is_error, Some(true), "{}", text(&r));
+}

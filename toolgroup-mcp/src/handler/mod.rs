@@ -20,6 +20,7 @@ use serde_json::Value;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{
     CallResult, Content, Registry, Session, ToolCall, ToolDefinition, Toolkit, meta::RESET_TOOLS,
+    skill::SKILL_TOOL,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};
@@ -501,6 +502,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let place = self.place(&context);
         let toolkit = self.toolkit();
         let is_reset = name == RESET_TOOLS && toolkit.reset_definition().is_some();
+        // A skill load changes the session too: which skills were loaded, and under the
+        // activation policy a group. It is kept like a `reset_tools` call's change.
+        let is_load = name == SKILL_TOOL && toolkit.definition(SKILL_TOOL).is_some();
         let known = self.shared.index.contains_key(name) || toolkit.definition(name).is_some();
 
         if let Place::Fixed(selection) = &place {
@@ -509,6 +513,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             }
             let mut session = *selection;
             let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            if is_load && !same_groups(&session, selection) {
+                return Ok(Self::error_result(format!(
+                    "`{name}` was not run: loading this skill would activate its group, but this connection's groups are the ones it selected. Nothing was changed."
+                )));
+            }
             return self.to_mcp(name, result);
         }
         if !known {
@@ -516,7 +525,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return Err(self.unknown_tool(name, mode, &session));
         }
 
-        if !is_reset {
+        if !is_reset && !is_load {
             let loaded = match &place {
                 // A basic tool needs no active set: it answers while the store is down.
                 Place::Keyed(_) if toolkit.group_of(name).is_some_and(|g| g.basic) => {
@@ -536,9 +545,20 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return self.to_mcp(name, result);
         }
 
-        // reset_tools
+        // reset_tools, or a skill load
         let (result, changed) = match &place {
             Place::Fixed(_) => unreachable!("handled above"),
+            Place::NoKey if is_load => {
+                // Nothing to keep unless the load activates a group.
+                let mut session = Session::new();
+                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+                if !same_groups(&session, &Session::new()) {
+                    return Ok(Self::error_result(format!(
+                        "`{name}` was not run: loading this skill would activate its group, but this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
+                    )));
+                }
+                (result, false)
+            }
             Place::NoKey => {
                 return Ok(Self::error_result(
                     "`reset_tools` was not run: this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed.".to_owned(),
@@ -550,28 +570,31 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 let mut session = before;
                 let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
                 *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
-                (result, session != before)
+                (result, !same_groups(&session, &before))
             }
             Place::Keyed(key) => {
                 let before = match self.load(&place).await {
                     Ok(s) => s,
                     Err(e) => {
                         return Ok(Self::error_result(format!(
-                            "`reset_tools` was not run: the active groups could not be loaded: {e}. Nothing was changed."
+                            "`{name}` was not run: the active groups could not be loaded: {e}. Nothing was changed."
                         )));
                     }
                 };
                 let mut session = before;
                 let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-                if !result.is_error {
+                // The store keeps the active groups (not which skills were loaded): a load
+                // that activates none has nothing to save.
+                let changed = !same_groups(&session, &before);
+                if !result.is_error && (is_reset || changed) {
                     let names = session.active_names().map(str::to_owned).collect();
                     if let Err(e) = self.shared.store.save(key, names).await {
                         return Ok(Self::error_result(format!(
-                            "`reset_tools` could not save the active groups: {e}. Nothing was changed."
+                            "`{name}` could not save the active groups: {e}. Nothing was changed."
                         )));
                     }
                 }
-                (result, session != before)
+                (result, changed)
             }
         };
         if changed && mode == Mode::Dynamic {
@@ -580,6 +603,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
         self.to_mcp(name, result)
     }
+}
+
+/// Whether two sessions have the same active groups (whatever skills each loaded).
+fn same_groups<R: Registry>(a: &Session<R>, b: &Session<R>) -> bool {
+    a.active_names().eq(b.active_names())
 }
 
 /// The MCP definition of a tool found at run time.
