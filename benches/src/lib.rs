@@ -5,6 +5,9 @@
 
 #![allow(missing_docs)]
 
+#[cfg(feature = "tokens")]
+pub mod tokens;
+
 #[cfg(feature = "rmcp")]
 use std::borrow::Cow;
 use std::collections::HashMap;

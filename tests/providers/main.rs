@@ -4,9 +4,11 @@
 mod support;
 
 mod calls;
+mod deferred;
 mod delivery;
 mod golden;
 mod mcp_dialect;
 mod results;
 mod schemas;
+mod skills;
 mod strict;

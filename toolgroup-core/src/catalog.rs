@@ -22,6 +22,7 @@ use serde_json::{Map, Value, json};
 
 use crate::meta::{GroupInfo, ToolAnnotations, ToolDefinition, ToolInfo};
 use crate::registry::Registry;
+use crate::skill::SkillInfo;
 use crate::toolkit::Toolkit;
 
 /// A toolkit's catalog; made by [`Toolkit::catalog`].
@@ -82,8 +83,31 @@ impl<'a, R: Registry> Catalog<'a, R> {
             for def in self.dynamic_tools_of(group) {
                 tool_section(&mut out, &ToolFacts::of_definition(def), "###");
             }
+            let mut skills = self.skills_of(group).peekable();
+            if skills.peek().is_some() {
+                out.push_str(&format!(
+                    "\n### Skills of `{}` (loaded with `Skill`)\n\n",
+                    group.name
+                ));
+                for skill in skills {
+                    let files = skill.files.len();
+                    out.push_str(&format!(
+                        "- `{}`: {} ({} file{})\n",
+                        skill.name,
+                        cell(skill.description),
+                        files,
+                        if files == 1 { "" } else { "s" }
+                    ));
+                }
+            }
         }
         out
+    }
+
+    /// The skills of `group`, compiled-in and read at run time.
+    fn skills_of(&self, group: &GroupInfo) -> impl Iterator<Item = &'static SkillInfo> + '_ {
+        let name = group.name;
+        self.toolkit.skills().filter(move |s| s.group == name)
     }
 
     /// The catalog as a JSON value:
@@ -112,6 +136,9 @@ impl<'a, R: Registry> Catalog<'a, R> {
     /// }
     /// ```
     ///
+    /// A group with skills also has `"skills"`: each with its `name`, `description`, `uri`
+    /// (`skill://<name>/`) and `files` (`path`, `size`, `sha256`, `mime_type`).
+    ///
     /// `reset_tools` is absent when the toolkit does not expose it (no switchable group, or
     /// [`Toolkit::with_reset_tools`]`(false)`); `instructions`, `output_schema` and
     /// `timeout_ms` are `null` when there are none; `annotations` holds the stated hints only.
@@ -128,7 +155,14 @@ impl<'a, R: Registry> Catalog<'a, R> {
             .toolkit
             .groups()
             .iter()
-            .map(|group| group_value(group, self.dynamic_tools_of(group)))
+            .map(|group| {
+                let mut value = group_value(group, self.dynamic_tools_of(group));
+                let skills: Vec<Value> = self.skills_of(group).map(skill_value).collect();
+                if let (false, Value::Object(map)) = (skills.is_empty(), &mut value) {
+                    map.insert("skills".to_owned(), Value::Array(skills));
+                }
+                value
+            })
             .collect();
         root.insert("groups".to_owned(), Value::Array(groups));
         Value::Object(root)
@@ -221,6 +255,20 @@ fn group_value(group: &GroupInfo, found: impl Iterator<Item = &'static ToolDefin
         "instructions": group.instructions,
         "basic": group.basic,
         "tools": tools,
+    })
+}
+
+fn skill_value(skill: &SkillInfo) -> Value {
+    let files: Vec<Value> = skill
+        .files
+        .iter()
+        .map(|f| json!({"path": f.path, "size": f.size(), "sha256": f.sha256, "mime_type": f.mime}))
+        .collect();
+    json!({
+        "name": skill.name,
+        "description": skill.description,
+        "uri": skill.uri(),
+        "files": files,
     })
 }
 

@@ -65,9 +65,9 @@ impl<R: Registry> Session<R> {
         }
     }
 
-    /// Switch every group off.
+    /// Switch every group off (which skills the session loaded is kept).
     pub fn deactivate_all(&mut self) {
-        self.bits = R::EMPTY;
+        self.set_groups(R::EMPTY);
     }
 
     /// A session with every switchable group active.
@@ -77,9 +77,32 @@ impl<R: Registry> Session<R> {
         session
     }
 
-    /// Replace the active set with `reset` (the typed `reset_tools` value).
+    /// Replace the active set with `reset` (the typed `reset_tools` value); which skills the
+    /// session loaded is kept, as a `reset_tools` call keeps it.
     pub fn reset(&mut self, reset: R::Reset) {
-        self.bits = R::reset_to_bits(&reset);
+        self.set_groups(R::reset_to_bits(&reset));
+    }
+
+    /// The group bits of `groups`, the bits after them (skills' loaded marks) unchanged.
+    fn set_groups(&mut self, groups: R::Bits) {
+        let switch = R::SWITCHABLE.len();
+        for (w, (word, new)) in self
+            .bits
+            .as_mut()
+            .iter_mut()
+            .zip(groups.as_ref())
+            .enumerate()
+        {
+            let first = w * 64;
+            let mask = if first + 64 <= switch {
+                u64::MAX
+            } else if first >= switch {
+                0
+            } else {
+                (1u64 << (switch - first)) - 1
+            };
+            *word = (*word & !mask) | (new & mask);
+        }
     }
 
     /// The active set as the typed reset value.

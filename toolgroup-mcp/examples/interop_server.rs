@@ -2,25 +2,37 @@
 //! elsewhere: `.ci/run` drives it with the official Python SDK (`tests/mcp_interop`).
 //!
 //! ```text
-//! interop_server MODE stdio [GROUPS]
-//! interop_server MODE http [ADDRESS]     # prints `listening on http://ADDRESS/mcp` on stderr
+//! interop_server [--skills] MODE stdio [GROUPS]
+//! interop_server [--skills] MODE http [ADDRESS]   # prints `listening on http://ADDRESS/mcp` on stderr
 //! ```
+//!
+//! With `--skills` it serves the skills tests' toolkit instead (groups with Agent Skills, for
+//! the skills extension: `tests/mcp_interop/skills.py`).
 //!
 //! Over HTTP, stateless requests keep their active groups per `x-user-id` header.
 
+#[path = "../tests/skills_support/mod.rs"]
+mod skills_support;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::process::ExitCode;
 
 use rmcp::transport::StreamableHttpServerConfig;
+use toolgroup::Registry;
 use toolgroup_mcp::{McpServer, Mode};
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(mode), Some(transport)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: interop_server selected|gated|dynamic stdio|http [GROUPS|ADDRESS]");
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let skills = args.first().is_some_and(|a| a == "--skills");
+    if skills {
+        args.remove(0);
+    }
+    let (Some(mode), Some(_)) = (args.first(), args.get(1)) else {
+        eprintln!(
+            "usage: interop_server [--skills] selected|gated|dynamic stdio|http [GROUPS|ADDRESS]"
+        );
         return ExitCode::from(2);
     };
     let mode: Mode = match mode.parse() {
@@ -30,7 +42,15 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = McpServer::new(support::toolkit(), mode).with_key(|parts| {
+    if skills {
+        run(McpServer::new(skills_support::toolkit(), mode), &args).await
+    } else {
+        run(McpServer::new(support::toolkit(), mode), &args).await
+    }
+}
+
+async fn run<R: Registry>(server: McpServer<R>, args: &[String]) -> ExitCode {
+    let server = server.with_key(|parts| {
         parts
             .headers
             .get("x-user-id")?
@@ -38,7 +58,7 @@ async fn main() -> ExitCode {
             .ok()
             .map(str::to_owned)
     });
-    match transport.as_str() {
+    match args[1].as_str() {
         "stdio" => {
             let groups = match server.parse_groups(args.get(2).map_or("", String::as_str)) {
                 Ok(g) => g,

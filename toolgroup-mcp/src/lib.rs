@@ -90,6 +90,36 @@
 //!
 //! Tool titles: toolgroup tools have none, so `title` is never set.
 //!
+//! # Skills: the MCP skills extension
+//!
+//! When the toolkit's groups carry Agent Skills ([`toolgroup_core::skill`]), the server
+//! declares the skills extension (SEP-2640, `io.modelcontextprotocol/skills`) and the
+//! `resources` capability it rides on; a toolkit without skills declares neither. It answers:
+//!
+//! | request | answer |
+//! |---|---|
+//! | `skills/list` | every skill of the toolkit, whatever the connection's mode and active groups (the extension is the host's catalog; the model's access follows the groups, below) |
+//! | `skills/get` | one skill by the URI of its `SKILL.md`, `skill://<name>/SKILL.md` |
+//! | `resources/list` | each skill's `SKILL.md` (name, description, size); the other files are in the skill's manifest |
+//! | `resources/read` | one file, `skill://<name>/<path>` (path segments percent-encoded): UTF-8 text as `text`, other files as a base64 `blob`, each with its MIME type |
+//!
+//! A skill's entry carries the frontmatter with every field (YAML converted to JSON, host keys
+//! such as `user-invocable` included), the manifest of its files with the SHA-256 digest and
+//! size computed when the files were embedded at compile time, and its group in `_meta` under
+//! [`GROUP_META_KEY`] (`"toolgroup/group": "<group>"`, the key tools carry). A skill holds at
+//! most 512 files ([`MAX_FILES`](toolgroup_core::skill::MAX_FILES)) and 16 MiB
+//! ([`MAX_TOTAL_BYTES`](toolgroup_core::skill::MAX_TOTAL_BYTES)), checked when it is read (at
+//! compile time for `skills = [...]`). The answers are the same for every client, so a
+//! 2026-07-28 client gets them with `cacheScope: "public"`.
+//!
+//! An unknown skill, a URI outside `skill://`, a path with an empty, `.` or `..` segment (also
+//! percent-encoded), a query or a fragment, or a file the skill does not have answer `-32602`,
+//! naming the problem (with a did-you-mean), the client's text escaped; nothing changes.
+//!
+//! The model's tools stay: `Skill` and `read_skill_file` are listed and called like any tool
+//! in every mode (in selected mode while the chosen groups show a skill), for clients without
+//! the extension.
+//!
 //! # Log messages
 //!
 //! The server declares the `logging` capability and answers `logging/setLevel`. A tool's
@@ -123,6 +153,7 @@ mod handler;
 mod http_service;
 mod jsonrpc;
 mod logging;
+mod skills;
 mod store;
 
 use std::collections::HashMap;
@@ -148,7 +179,8 @@ pub use rmcp;
 pub use store::RedisStore;
 pub use store::{GroupStore, MemoryStore, StoreError, StoreFuture};
 
-/// The `_meta` key of a tool's group in `tools/list`.
+/// The `_meta` key of a tool's group in `tools/list`, and of a skill's group in
+/// `skills/list`, `skills/get` and `resources/list`.
 pub const GROUP_META_KEY: &str = "toolgroup/group";
 
 /// The toolkit's own "did you mean" (one algorithm and threshold for every message).
@@ -188,6 +220,8 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) list_ttl_ms: u64,
+    /// The skills served over the skills extension (empty: the extension is not declared).
+    pub(crate) skills: skills::Catalog,
     pub(crate) store: Arc<dyn GroupStore>,
     #[cfg(feature = "http")]
     pub(crate) key: Option<Arc<KeyFn>>,
@@ -246,6 +280,7 @@ impl<R: Registry> McpServer<R> {
                     .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
             );
         }
+        let skills = skills::Catalog::new(toolkit.skills());
         McpServer {
             shared: Arc::new(Shared {
                 toolkit,
@@ -257,6 +292,7 @@ impl<R: Registry> McpServer<R> {
                 info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
                 instructions: None,
                 list_ttl_ms: 300_000,
+                skills,
                 store: Arc::new(MemoryStore::new()),
                 #[cfg(feature = "http")]
                 key: None,

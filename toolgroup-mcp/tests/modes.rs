@@ -19,36 +19,11 @@ use rmcp::model::{
     ClientRequest, ErrorCode, PaginatedRequestParams, ProtocolVersion, Request, ServerResult,
 };
 use rmcp::service::PeerRequestOptions;
-use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
+use rmcp::{ClientLifecycleMode, ServiceExt};
 use serde_json::json;
-use support::{Agent, Client, Counting, call, names, rpc_error, text};
-use toolgroup::{Registry, Session};
+use support::{Agent, call, connect, connect_with, names, rpc_error, text};
+use toolgroup::Session;
 use toolgroup_mcp::{GROUP_META_KEY, McpServer, Mode};
-
-async fn connect<R: Registry>(server: &McpServer<R>, groups: Session<R>) -> (Client, Counting) {
-    connect_with(server, groups, ClientLifecycleMode::Initialize).await
-}
-
-async fn connect_with<R: Registry>(
-    server: &McpServer<R>,
-    groups: Session<R>,
-    lifecycle: ClientLifecycleMode,
-) -> (Client, Counting) {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let handler = server.handler_with(groups);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let counting = Counting::default();
-    let client = counting
-        .clone()
-        .serve_with_lifecycle(client_io, lifecycle)
-        .await
-        .expect("the client connects");
-    (client, counting)
-}
 
 fn server(mode: Mode) -> McpServer<Agent> {
     McpServer::new(support::toolkit(), mode)

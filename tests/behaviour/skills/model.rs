@@ -3,7 +3,7 @@
 use serde_json::json;
 use toolgroup::prelude::*;
 
-use super::{DocsSkill, KitGroup, kit, names, skill_enum, text};
+use super::{DocsSkill, KitGroup, KitReset, kit, names, skill_enum, text};
 
 #[tokio::test]
 async fn the_application_loads_a_skill_without_strings() {
@@ -122,4 +122,72 @@ async fn through_layers_a_load_is_applied_and_never_cached() {
         )
         .await;
     assert!(!r.is_error);
+}
+
+#[tokio::test]
+async fn the_applications_group_switches_keep_which_skills_were_loaded() {
+    let toolkit = kit();
+    let mut session = toolkit.session();
+    toolkit
+        .load_skill(&mut session, DocsSkill::PdfTools)
+        .unwrap();
+    session.reset(KitReset {
+        docs: false,
+        web: true,
+    });
+    assert!(session.is_active(KitGroup::Web));
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    session.deactivate_all();
+    assert!(!session.is_active(KitGroup::Web));
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    // The group bits alone are what a session's names say.
+    assert_eq!(session.active_names().count(), 0);
+}
+
+#[tokio::test]
+async fn without_reset_tools_the_hint_does_not_name_it() {
+    let toolkit = kit().with_reset_tools(false);
+    let mut session = toolkit.session();
+    let result = toolkit
+        .call(&mut session, "Skill", r#"{"skill": "pdf-tools"}"#)
+        .await;
+    assert!(result.is_error);
+    assert!(
+        text(&result).contains("which is not active"),
+        "{}",
+        text(&result)
+    );
+    assert!(!text(&result).contains("reset_tools"), "{}", text(&result));
+    assert_eq!(names(&toolkit, &session), ["Skill", "note_write"]);
+}
+
+#[test]
+fn a_transcript_replays_skill_loads_and_the_groups_they_activated() {
+    use toolgroup::provider::{Provider, transcript};
+    let toolkit = kit().with_skill_activation(true);
+    let conversation = [
+        json!({"role": "user", "content": "Fill in the form."}),
+        json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "pdf-tools"}},
+        ]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "<skill_content name=\"pdf-tools\">..."},
+        ]}),
+        // A refused load (an error result) changes nothing.
+        json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t2", "name": "Skill", "input": {"skill": "release-notes"}},
+        ]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t2", "is_error": true, "content": "refused"},
+        ]}),
+    ];
+    let replayed = transcript::replay(&toolkit, Provider::Anthropic, &conversation).unwrap();
+    let session = replayed.session();
+    assert!(
+        session.is_active(KitGroup::Docs),
+        "the load activated `docs`"
+    );
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    assert!(!toolkit.is_skill_loaded(&session, super::WritingSkill::ReleaseNotes));
+    assert_eq!(replayed.resets(), 0);
 }

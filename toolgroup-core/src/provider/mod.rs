@@ -48,6 +48,11 @@
 //!   to an inactive tool is still refused by [`Toolkit::call`](crate::Toolkit::call).
 //!   Anthropic and MCP have no allow-list: use the list mode there (MCP servers list a
 //!   stable set and rely on the refusal at call time).
+//! - **Deferred**: [`deferred::Deferred`] keeps one tool array for the whole conversation,
+//!   with the inactive tools deferred where the provider can defer them (Anthropic,
+//!   OpenAI Responses), and after each change of the active groups gives the provider's own
+//!   message for it; elsewhere it falls back to the mask or the list mode. A conversation's
+//!   state can be rebuilt from its transcript ([`transcript`]).
 //!
 //! # MCP input schemas name their dialect
 //!
@@ -91,12 +96,14 @@
 mod anthropic;
 mod content;
 mod decode;
+pub mod deferred;
 mod format;
 mod gemini;
 mod mcp;
 mod openai;
 mod render;
 mod schema;
+pub mod transcript;
 
 pub use decode::{DecodeError, MissingCallId};
 pub use format::{AllowMode, Strictness};

@@ -38,11 +38,7 @@ pub const SKILL_TOOL: &str = "Skill";
 /// The name of the builtin tool that reads one file of a skill.
 pub const READ_SKILL_FILE: &str = "read_skill_file";
 
-/// The most files a skill may hold, `SKILL.md` included (the MCP skills extension's cap).
-pub const MAX_FILES: usize = 512;
-
-/// The most bytes a skill's files may hold together (the MCP skills extension's cap).
-pub const MAX_TOTAL_BYTES: u64 = 16 * 1024 * 1024;
+pub use toolgroup_skills::{HOST_KEYS, MAX_FILES, MAX_TOTAL_BYTES, SPEC_KEYS};
 
 /// A skill name given by the application that this toolkit does not hold.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -41,6 +41,8 @@ pub(crate) struct Table {
     index: FxHashMap<&'static str, u32>,
     /// Loading a skill of an inactive group activates the group.
     pub(crate) activate: bool,
+    /// `reset_tools` is not shown to the model (answers do not tell it to call it).
+    pub(crate) hide_reset: bool,
     /// The definitions naming every skill (the mask mode's, and under `activate`, the list
     /// mode's too).
     pub(crate) all: Defs,
@@ -171,23 +173,36 @@ impl Table {
         if self.activate || self.entries.iter().all(|e| e.switch.is_none()) {
             return self.all;
         }
-        let mut key = vec![0u64; self.entries.len().div_ceil(64)];
+        // The key of the visible set, on the stack for up to 512 skills: listing allocates
+        // only the first time a set is seen.
+        let words = self.entries.len().div_ceil(64);
+        let mut stack = [0u64; 8];
+        let mut heap = Vec::new();
+        let key: &mut [u64] = if words <= stack.len() {
+            &mut stack[..words]
+        } else {
+            heap.resize(words, 0);
+            &mut heap
+        };
         for (i, e) in self.entries.iter().enumerate() {
             if self.visible(e, bits) {
-                set_bit(&mut key, i, true);
+                set_bit(key, i, true);
             }
         }
         let mut cache = self
             .by_visible
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        *cache.entry(key.into_boxed_slice()).or_insert_with(|| {
-            let visible = self.visible_infos(bits);
-            Defs {
-                skill: intern(text::skill_definition(&visible, false)),
-                file: intern(text::read_file_definition(&visible)),
-            }
-        })
+        if let Some(defs) = cache.get(&*key) {
+            return *defs;
+        }
+        let visible = self.visible_infos(bits);
+        let defs = Defs {
+            skill: intern(text::skill_definition(&visible, false)),
+            file: intern(text::read_file_definition(&visible)),
+        };
+        cache.insert(key.into(), defs);
+        defs
     }
 
     /// `new` with the loaded marks of `old` (a `reset_tools` call sets groups only).
@@ -236,7 +251,7 @@ impl Table {
         if !self.visible(entry, state) {
             return (
                 CallOutcome::InactiveGroup,
-                text::inactive(entry.info, with_reset),
+                text::inactive(entry.info, with_reset && !self.hide_reset),
             );
         }
         let activates = entry
@@ -305,7 +320,7 @@ impl Table {
             }
             Some((entry, _)) => (
                 CallOutcome::InactiveGroup,
-                text::inactive(entry.info, with_reset),
+                text::inactive(entry.info, with_reset && !self.hide_reset),
             ),
             None => (CallOutcome::Refused, text::unknown_file(&path, &visible)),
         }

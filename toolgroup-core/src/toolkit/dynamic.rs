@@ -103,6 +103,10 @@ impl<R: Registry> Core<R> {
                     )
                 } else if name == RESET_TOOLS {
                     Some("`reset_tools` is the toolkit's own tool".to_owned())
+                } else if !self.skills.is_empty()
+                    && (name == crate::skill::SKILL_TOOL || name == crate::skill::READ_SKILL_FILE)
+                {
+                    Some(format!("`{name}` is the toolkit's own tool for its skills"))
                 } else if let Some(i) = self.index.get(name) {
                     let other = R::GROUPS[self.slots[i as usize].group as usize].name;
                     Some(format!(

@@ -151,8 +151,6 @@ impl<R: Registry> Toolkit<R> {
         let (target, tool, group, annotations) = if self.is_reset(name) {
             let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
             (Target::Reset, RESET_TOOLS, None, reset.annotations)
-        } else if let Some((target, definition)) = self.skill_target(name) {
-            (target, definition.name, None, definition.annotations)
         } else if let Some((index, &slot)) = self.core.lookup(name) {
             let group = R::GROUPS[slot.group as usize].name;
             if let Some(switch) = slot.switch
@@ -163,6 +161,9 @@ impl<R: Registry> Toolkit<R> {
             let timeout = slot.info.timeout.or(self.default_timeout);
             let target = Target::Tool { index, timeout };
             (target, slot.info.name, Some(group), slot.info.annotations)
+        } else if let Some((target, definition)) = self.skill_target(name) {
+            // After the tools: no tool has a builtin's name (a compile error).
+            (target, definition.name, None, definition.annotations)
         } else {
             let Some(listed) = self.core.dynamic_view().and_then(|view| view.get(name)) else {
                 return Err(Refused::Unknown);

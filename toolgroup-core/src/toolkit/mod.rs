@@ -189,6 +189,10 @@ impl<R: Registry> Toolkit<R> {
     #[must_use]
     pub fn with_reset_tools(mut self, expose: bool) -> Self {
         self.expose_reset = expose;
+        // The skill tools' answers name `reset_tools` only while the model can call it.
+        if let Some(core) = Arc::get_mut(&mut self.core) {
+            core.skills.hide_reset = !expose;
+        }
         self
     }
 

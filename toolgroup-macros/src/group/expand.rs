@@ -315,10 +315,13 @@ fn group_docs(
     );
     let head = docs::group_head(None, meta.description, meta.instructions);
     let tools_title = "\n\n## Tools";
-    let pieces = docs::concat_args(&tools);
+    let mut pieces = docs::concat_args(&tools);
     let skills_doc = skills_doc(skills);
+    if !skills_doc.is_empty() {
+        pieces.push(quote!(#skills_doc));
+    }
     let doc: Attribute = syn::parse_quote!(
-        #[doc = ::core::concat!(#title, #head, #tools_title, #(#pieces,)* #skills_doc)]
+        #[doc = ::core::concat!(#title, #head, #tools_title, #(#pieces),*)]
     );
     let doc_macro = if docs::has_doc_macro(ident) {
         docs::define_group_macro(

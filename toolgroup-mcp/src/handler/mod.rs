@@ -1,6 +1,7 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
 mod call;
+mod skills;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -8,9 +9,10 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    CustomRequest, CustomResult, DiscoverResult, ErrorData, InitializeRequestParams,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ResultType,
-    ServerCapabilities, ServerConfig, Tool,
+    CustomRequest, CustomResult, DiscoverResult, ErrorData, GetSkillRequestParams, GetSkillResult,
+    InitializeRequestParams, InitializeResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -18,6 +20,7 @@ use serde_json::Value;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{
     CallResult, Content, Registry, Session, ToolCall, ToolDefinition, Toolkit, meta::RESET_TOOLS,
+    skill::SKILL_TOOL,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};
@@ -178,10 +181,11 @@ impl<R: Registry> McpHandler<R> {
                         .map(|d| Cow::Owned(found_tool(d))),
                 )
                 .collect(),
-            // Selected: reset_tools is hidden.
+            // Selected: reset_tools is hidden; the skill tools (which have no group either)
+            // are listed while the chosen groups show a skill.
             Mode::Selected => toolkit
                 .definitions(session)
-                .filter(|d| d.group.is_some())
+                .filter(|d| d.name != RESET_TOOLS || d.group.is_some())
                 .map(|d| self.tool_of(d))
                 .collect(),
             _ => toolkit
@@ -194,9 +198,15 @@ impl<R: Registry> McpHandler<R> {
     /// The MCP definition of a listed tool: rendered once for compiled-in tools, now for
     /// tools found at run time.
     fn tool_of<'a>(&'a self, def: &ToolDefinition) -> Cow<'a, Tool> {
+        // Only the skill tools' definitions naming every skill are pre-rendered: a session
+        // that sees fewer skills lists definitions of its own, with a shorter enum.
+        let prerendered = self
+            .toolkit()
+            .definition(def.name)
+            .is_some_and(|d| std::ptr::eq(d, def));
         match self.shared.index.get(def.name) {
-            Some(&i) => Cow::Borrowed(&self.shared.tools[i]),
-            None => Cow::Owned(found_tool(def)),
+            Some(&i) if prerendered => Cow::Borrowed(&self.shared.tools[i]),
+            _ => Cow::Owned(found_tool(def)),
         }
     }
 
@@ -237,8 +247,17 @@ impl<R: Registry> McpHandler<R> {
         if self.shared.mode == Mode::Dynamic {
             capabilities = capabilities.enable_tool_list_changed();
         }
-        let mut info =
-            ServerConfig::new(capabilities.build()).with_server_info(self.shared.info.clone());
+        let mut capabilities = capabilities.build();
+        if !self.shared.skills.is_empty() {
+            // The skills extension serves the files as resources, and requires the capability.
+            capabilities.resources = Some(rmcp::model::ResourcesCapability::default());
+            let declared = ServerCapabilities::builder().enable_skills().build();
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .extend(declared.extensions.unwrap_or_default());
+        }
+        let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
         let mut instructions = self.shared.instructions.clone().unwrap_or_default();
         if let Some(selection) = selection {
             let groups = group_instructions(selection);
@@ -373,15 +392,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        if let Some(cursor) = request.and_then(|r| r.cursor) {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "invalid cursor `{}`: this server lists every tool in one page and gives no cursor",
-                    crate::echo(&cursor, 64)
-                ),
-                None,
-            ));
-        }
+        skills::refuse_cursor(request, "tool")?;
         let mode = self.mode(&context);
         let place = self.place(&context);
         let session = match mode {
@@ -409,6 +420,38 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             };
         }
         Ok(result)
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        self.skills_list(request, &context)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.skills_get(&request.uri, &context)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.resources_list(request, &context)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.resource_read(&request.uri, &context).map(Into::into)
     }
 
     #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
@@ -459,6 +502,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let place = self.place(&context);
         let toolkit = self.toolkit();
         let is_reset = name == RESET_TOOLS && toolkit.reset_definition().is_some();
+        // A skill load changes the session too: which skills were loaded, and under the
+        // activation policy a group. It is kept like a `reset_tools` call's change.
+        let is_load = name == SKILL_TOOL && toolkit.definition(SKILL_TOOL).is_some();
         let known = self.shared.index.contains_key(name) || toolkit.definition(name).is_some();
 
         if let Place::Fixed(selection) = &place {
@@ -467,6 +513,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             }
             let mut session = *selection;
             let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            if is_load && !same_groups(&session, selection) {
+                return Ok(Self::error_result(format!(
+                    "`{name}` was not run: loading this skill would activate its group, but this connection's groups are the ones it selected. Nothing was changed."
+                )));
+            }
             return self.to_mcp(name, result);
         }
         if !known {
@@ -474,7 +525,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return Err(self.unknown_tool(name, mode, &session));
         }
 
-        if !is_reset {
+        if !is_reset && !is_load {
             let loaded = match &place {
                 // A basic tool needs no active set: it answers while the store is down.
                 Place::Keyed(_) if toolkit.group_of(name).is_some_and(|g| g.basic) => {
@@ -494,9 +545,20 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return self.to_mcp(name, result);
         }
 
-        // reset_tools
+        // reset_tools, or a skill load
         let (result, changed) = match &place {
             Place::Fixed(_) => unreachable!("handled above"),
+            Place::NoKey if is_load => {
+                // Nothing to keep unless the load activates a group.
+                let mut session = Session::new();
+                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+                if !same_groups(&session, &Session::new()) {
+                    return Ok(Self::error_result(format!(
+                        "`{name}` was not run: loading this skill would activate its group, but this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
+                    )));
+                }
+                (result, false)
+            }
             Place::NoKey => {
                 return Ok(Self::error_result(
                     "`reset_tools` was not run: this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed.".to_owned(),
@@ -508,28 +570,31 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 let mut session = before;
                 let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
                 *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
-                (result, session != before)
+                (result, !same_groups(&session, &before))
             }
             Place::Keyed(key) => {
                 let before = match self.load(&place).await {
                     Ok(s) => s,
                     Err(e) => {
                         return Ok(Self::error_result(format!(
-                            "`reset_tools` was not run: the active groups could not be loaded: {e}. Nothing was changed."
+                            "`{name}` was not run: the active groups could not be loaded: {e}. Nothing was changed."
                         )));
                     }
                 };
                 let mut session = before;
                 let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-                if !result.is_error {
+                // The store keeps the active groups (not which skills were loaded): a load
+                // that activates none has nothing to save.
+                let changed = !same_groups(&session, &before);
+                if !result.is_error && (is_reset || changed) {
                     let names = session.active_names().map(str::to_owned).collect();
                     if let Err(e) = self.shared.store.save(key, names).await {
                         return Ok(Self::error_result(format!(
-                            "`reset_tools` could not save the active groups: {e}. Nothing was changed."
+                            "`{name}` could not save the active groups: {e}. Nothing was changed."
                         )));
                     }
                 }
-                (result, session != before)
+                (result, changed)
             }
         };
         if changed && mode == Mode::Dynamic {
@@ -538,6 +603,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
         self.to_mcp(name, result)
     }
+}
+
+/// Whether two sessions have the same active groups (whatever skills each loaded).
+fn same_groups<R: Registry>(a: &Session<R>, b: &Session<R>) -> bool {
+    a.active_names().eq(b.active_names())
 }
 
 /// The MCP definition of a tool found at run time.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::{RunningService, ServiceError};
-use rmcp::{ClientHandler, RoleClient};
+use rmcp::{ClientHandler, ClientServiceExt as _, RoleClient, ServiceExt as _};
 use toolgroup::Extension;
 use toolgroup::prelude::*;
 
@@ -235,31 +235,76 @@ pub fn rpc_error(e: ServiceError) -> (ErrorCode, String) {
     }
 }
 
-/// Helpers for the client tests (feature `client`): example binaries, killable stdio
-/// servers, the Python SDK's venv.
+/// A client of a handler of `server` (starting with `groups`), over an in-process byte
+/// stream (what stdio carries).
+pub async fn connect<R: toolgroup::Registry>(
+    server: &toolgroup_mcp::McpServer<R>,
+    groups: toolgroup::Session<R>,
+) -> (Client, Counting) {
+    connect_with(server, groups, rmcp::ClientLifecycleMode::Initialize).await
+}
+
+/// [`connect`] with a lifecycle of the client's choice (`initialize`, or `server/discover`
+/// for 2026-07-28).
+pub async fn connect_with<R: toolgroup::Registry>(
+    server: &toolgroup_mcp::McpServer<R>,
+    groups: toolgroup::Session<R>,
+    lifecycle: rmcp::ClientLifecycleMode,
+) -> (Client, Counting) {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let handler = server.handler_with(groups);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let counting = Counting::default();
+    let client = counting
+        .clone()
+        .serve_with_lifecycle(client_io, lifecycle)
+        .await
+        .expect("the client connects");
+    (client, counting)
+}
+
+/// An example binary of this workspace, built on demand (`cargo build ... --example NAME`).
+pub fn example(args: &[&str], name: &str) -> std::path::PathBuf {
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet"])
+        .args(args)
+        .args(["--example", name])
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building the example {name} failed");
+    // target/debug/deps/client-HASH -> target/debug/examples/NAME
+    let exe = std::env::current_exe().unwrap();
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .unwrap()
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// The Python interpreter of the venv `.ci/run` creates, or `None` (the test is skipped).
+pub fn python() -> Option<std::path::PathBuf> {
+    match std::env::var_os("MCP_VENV") {
+        Some(venv) => Some(std::path::PathBuf::from(venv).join("bin").join("python")),
+        None => {
+            eprintln!(
+                "skipped: MCP_VENV is not set (a venv with the PyPI `mcp` package; .ci/run creates one)"
+            );
+            None
+        }
+    }
+}
+
+/// Helpers for the client tests (feature `client`): killable stdio servers, the Python
+/// SDK's remote server script.
 #[cfg(feature = "client")]
 mod remote_servers {
     use std::path::PathBuf;
 
     use toolgroup_mcp::client::RemoteServer;
-
-    /// An example binary of this workspace, built on demand (`cargo build ... --example NAME`).
-    pub fn example(args: &[&str], name: &str) -> PathBuf {
-        let status = std::process::Command::new(env!("CARGO"))
-            .args(["build", "--quiet"])
-            .args(args)
-            .args(["--example", name])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building the example {name} failed");
-        // target/debug/deps/client-HASH -> target/debug/examples/NAME
-        let exe = std::env::current_exe().unwrap();
-        exe.parent()
-            .and_then(|deps| deps.parent())
-            .unwrap()
-            .join("examples")
-            .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
-    }
 
     /// `program args...` run through `sh`, which writes the server's process id to `pid_file`
     /// (and `exec`s, so the id is the server's).
@@ -286,19 +331,6 @@ mod remote_servers {
             .status()
             .unwrap();
         assert!(status.success());
-    }
-
-    /// The Python interpreter of the venv `.ci/run` creates, or `None` (the test is skipped).
-    pub fn python() -> Option<PathBuf> {
-        match std::env::var_os("MCP_VENV") {
-            Some(venv) => Some(PathBuf::from(venv).join("bin").join("python")),
-            None => {
-                eprintln!(
-                    "skipped: MCP_VENV is not set (a venv with the PyPI `mcp` package; .ci/run creates one)"
-                );
-                None
-            }
-        }
     }
 
     pub fn python_script() -> PathBuf {

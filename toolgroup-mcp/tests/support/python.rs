@@ -38,6 +38,12 @@ pub async fn run_script<R: Registry>(server: McpServer<R>, script: &str) -> bool
     })
     .await
     .unwrap();
+    assert_passed(&output);
+    true
+}
+
+/// Prints a script's output and asserts that it exited 0 and reported ` 0 failed`.
+pub fn assert_passed(output: &std::process::Output) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     println!("{stdout}");
     assert!(
@@ -45,5 +51,4 @@ pub async fn run_script<R: Registry>(server: McpServer<R>, script: &str) -> bool
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    true
 }

@@ -1,0 +1,85 @@
+//! The skills extension's requests (`skills/list`, `skills/get`) and the `skill://`
+//! resources, answered from the server's catalog of skills.
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    CacheScope, ErrorData, GetSkillResult, ListResourcesResult, ListSkillsResult,
+    PaginatedRequestParams, ReadResourceResult,
+};
+use rmcp::service::RequestContext;
+use toolgroup_core::Registry;
+
+use super::{McpHandler, is_2026_or_later};
+
+/// `-32602` for a cursor: every list of this server is one page and gives none.
+pub(super) fn refuse_cursor(
+    request: Option<PaginatedRequestParams>,
+    what: &str,
+) -> Result<(), ErrorData> {
+    match request.and_then(|r| r.cursor) {
+        Some(cursor) => Err(ErrorData::invalid_params(
+            format!(
+                "invalid cursor `{}`: this server lists every {what} in one page and gives no cursor",
+                crate::echo(&cursor, 64)
+            ),
+            None,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `$result` with the cache hints of a skills answer for 2026-07-28 clients: the skills are
+/// compiled in and the same for every connection, so the answer is public. (One macro for
+/// four result types that share the two builder methods but no trait.)
+macro_rules! hinted {
+    ($handler:expr, $ctx:expr, $result:expr) => {{
+        let result = $result;
+        if is_2026_or_later($ctx) {
+            result
+                .with_ttl_ms($handler.shared.list_ttl_ms)
+                .with_cache_scope(CacheScope::Public)
+        } else {
+            result
+        }
+    }};
+}
+
+impl<R: Registry> McpHandler<R> {
+    pub(super) fn skills_list(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        refuse_cursor(request, "skill")?;
+        let result = ListSkillsResult::with_all_items(self.shared.skills.skills());
+        Ok(hinted!(self, ctx, result))
+    }
+
+    pub(super) fn skills_get(
+        &self,
+        uri: &str,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let result = self.shared.skills.get(uri)?;
+        Ok(hinted!(self, ctx, result))
+    }
+
+    pub(super) fn resources_list(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        refuse_cursor(request, "resource")?;
+        let result = ListResourcesResult::with_all_items(self.shared.skills.resources());
+        Ok(hinted!(self, ctx, result))
+    }
+
+    pub(super) fn resource_read(
+        &self,
+        uri: &str,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let result = self.shared.skills.read(uri)?;
+        Ok(hinted!(self, ctx, result))
+    }
+}
