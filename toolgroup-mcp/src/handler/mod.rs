@@ -25,7 +25,7 @@ use toolgroup_core::{
 
 use crate::{Mode, Shared, StoreError, group_instructions};
 
-use self::call::{forward_call, tools_call_problem};
+use self::call::{forward_call, same_groups, tools_call_problem};
 
 /// The MCP server of one connection: an rmcp [`ServerHandler`] built by
 /// [`McpServer::handler`](crate::McpServer::handler). Holds the connection's active set
@@ -545,69 +545,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return self.to_mcp(name, result);
         }
 
-        // reset_tools, or a skill load
-        let (result, changed) = match &place {
-            Place::Fixed(_) => unreachable!("handled above"),
-            Place::NoKey if is_load => {
-                // Nothing to keep unless the load activates a group.
-                let mut session = Session::new();
-                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-                if !same_groups(&session, &Session::new()) {
-                    return Ok(Self::error_result(format!(
-                        "`{name}` was not run: loading this skill would activate its group, but this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
-                    )));
-                }
-                (result, false)
-            }
-            Place::NoKey => {
-                return Ok(Self::error_result(
-                    "`reset_tools` was not run: this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed.".to_owned(),
-                ));
-            }
-            Place::Local => {
-                let _gate = self.reset_gate.lock().await;
-                let before = self.local_session();
-                let mut session = before;
-                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-                *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
-                (result, !same_groups(&session, &before))
-            }
-            Place::Keyed(key) => {
-                let before = match self.load(&place).await {
-                    Ok(s) => s,
-                    Err(e) => {
-                        return Ok(Self::error_result(format!(
-                            "`{name}` was not run: the active groups could not be loaded: {e}. Nothing was changed."
-                        )));
-                    }
-                };
-                let mut session = before;
-                let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-                // The store keeps the active groups (not which skills were loaded): a load
-                // that activates none has nothing to save.
-                let changed = !same_groups(&session, &before);
-                if !result.is_error && (is_reset || changed) {
-                    let names = session.active_names().map(str::to_owned).collect();
-                    if let Err(e) = self.shared.store.save(key, names).await {
-                        return Ok(Self::error_result(format!(
-                            "`{name}` could not save the active groups: {e}. Nothing was changed."
-                        )));
-                    }
-                }
-                (result, changed)
-            }
-        };
-        if changed && mode == Mode::Dynamic {
-            // Best effort: a client that went away does not need the notification.
-            let _ = context.peer.notify_tool_list_changed().await;
-        }
-        self.to_mcp(name, result)
+        self.changing_call(&place, mode, name, &arguments, &context, is_reset, is_load)
+            .await
     }
-}
-
-/// Whether two sessions have the same active groups (whatever skills each loaded).
-fn same_groups<R: Registry>(a: &Session<R>, b: &Session<R>) -> bool {
-    a.active_names().eq(b.active_names())
 }
 
 /// The MCP definition of a tool found at run time.
