@@ -204,7 +204,7 @@ pub const fn check_allowed_tools(fields: &[&str], groups: &[GroupInfo], g: usize
         while a < skill.allowed_tools.len() {
             let entry = skill.allowed_tools[a];
             if is_plain_tool_name(entry) && !names_tool(groups, g, entry) {
-                Msg::new()
+                let msg = Msg::new()
                     .push("skill `")
                     .push(skill.name)
                     .push("` (group `")
@@ -213,13 +213,87 @@ pub const fn check_allowed_tools(fields: &[&str], groups: &[GroupInfo], g: usize
                     .push(fields[g])
                     .push("`): `allowed-tools` names `")
                     .push(entry)
-                    .push("`, which is no tool of its group or of a basic group")
-                    .fail();
+                    .push("`, which is no tool of its group or of a basic group");
+                match closest_tool(groups, g, entry) {
+                    Some(close) => msg.push(" (did you mean `").push(close).push("`?)").fail(),
+                    None => msg.fail(),
+                }
             }
             a += 1;
         }
         s += 1;
     }
+}
+
+/// The tool of group `g` or of a basic group closest to `name`, if it is a plausible typo
+/// (the runtime's did-you-mean rule: at most a third of the name's length, 1 to 3 edits).
+const fn closest_tool(groups: &[GroupInfo], g: usize, name: &str) -> Option<&'static str> {
+    let limit = {
+        let third = name.len() / 3;
+        if third < 1 {
+            1
+        } else if third > 3 {
+            3
+        } else {
+            third
+        }
+    };
+    let mut best: Option<&'static str> = None;
+    let mut best_distance = limit + 1;
+    let mut h = 0;
+    while h < groups.len() {
+        if h == g || groups[h].basic {
+            let mut t = 0;
+            while t < groups[h].tools.len() {
+                let candidate = groups[h].tools[t].name;
+                let d = distance(name.as_bytes(), candidate.as_bytes());
+                if d < best_distance {
+                    best_distance = d;
+                    best = Some(candidate);
+                }
+                t += 1;
+            }
+        }
+        h += 1;
+    }
+    best
+}
+
+/// Levenshtein distance of two names of at most 64 bytes (longer ones: "far").
+const fn distance(a: &[u8], b: &[u8]) -> usize {
+    const CAP: usize = 64;
+    if a.len() > CAP || b.len() > CAP {
+        return usize::MAX;
+    }
+    let mut row = [0usize; CAP + 1];
+    let mut j = 0;
+    while j <= b.len() {
+        row[j] = j;
+        j += 1;
+    }
+    let mut i = 1;
+    while i <= a.len() {
+        let mut diagonal = row[0];
+        row[0] = i;
+        let mut j = 1;
+        while j <= b.len() {
+            let above = row[j];
+            let substitute = diagonal + if a[i - 1] == b[j - 1] { 0 } else { 1 };
+            let mut best = if above + 1 < row[j - 1] + 1 {
+                above + 1
+            } else {
+                row[j - 1] + 1
+            };
+            if substitute < best {
+                best = substitute;
+            }
+            row[j] = best;
+            diagonal = above;
+            j += 1;
+        }
+        i += 1;
+    }
+    row[b.len()]
 }
 
 const fn is_plain_tool_name(s: &str) -> bool {
@@ -270,5 +344,19 @@ pub const fn check_group(group: &str, tools: &[&ToolInfo]) {
             u += 1;
         }
         t += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distance;
+
+    #[test]
+    fn edit_distance() {
+        assert_eq!(distance(b"web_serch", b"web_search"), 1);
+        assert_eq!(distance(b"", b"abc"), 3);
+        assert_eq!(distance(b"kitten", b"sitting"), 3);
+        assert_eq!(distance(b"same", b"same"), 0);
+        assert_eq!(distance(&[b'a'; 65], b"a"), usize::MAX);
     }
 }

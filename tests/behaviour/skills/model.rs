@@ -55,7 +55,7 @@ async fn with_activation_loading_a_skill_activates_its_group_until_the_next_rese
         "{t}"
     );
     assert!(
-        t.contains("Instructions for `docs`: Cite the page of every value you copy."),
+        t.contains("<group name=\"docs\">\nCite the page of every value you copy.\n</group>"),
         "{t}"
     );
     assert!(t.contains("<skill_content name=\"pdf-tools\">"), "{t}");

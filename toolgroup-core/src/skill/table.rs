@@ -271,16 +271,7 @@ impl Table {
         if let Some(slot) = activates {
             set_bit(state, slot, true);
             let group = &groups[entry.group as usize];
-            let mut head = format!(
-                "Loading the skill `{}` activated its group `{}`; the other groups are unchanged. Its tools are available now; `reset_tools` sets every group's state again.",
-                entry.info.name, group.name
-            );
-            if let Some(instructions) = group.instructions {
-                head.push_str(&format!(
-                    "\nInstructions for `{}`: {instructions}",
-                    group.name
-                ));
-            }
+            let head = text::activated(entry.info, group.instructions);
             answer.content.insert(0, Content::text(head));
             if let Some(serde_json::Value::Object(map)) = &mut answer.structured_content {
                 map.insert("activated".into(), json!([group.name]));
@@ -318,9 +309,9 @@ impl Table {
             Some((entry, file)) if self.visible(entry, state) => {
                 (CallOutcome::Ok, text::file(entry.info, file))
             }
-            Some((entry, _)) => (
+            Some((entry, file)) => (
                 CallOutcome::InactiveGroup,
-                text::inactive(entry.info, with_reset && !self.hide_reset),
+                text::inactive_file(entry.info, file.path, with_reset && !self.hide_reset),
             ),
             None => (CallOutcome::Refused, text::unknown_file(&path, &visible)),
         }

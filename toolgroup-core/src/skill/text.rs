@@ -173,6 +173,39 @@ pub(crate) fn inactive(skill: &SkillInfo, with_reset: bool) -> CallResult {
     ))
 }
 
+/// A file of a skill whose group is not active.
+pub(crate) fn inactive_file(skill: &SkillInfo, path: &str, with_reset: bool) -> CallResult {
+    let how = if with_reset {
+        format!(
+            " Call `reset_tools` with `{}` set to true (and every group you want to keep active), then read the file.",
+            skill.group
+        )
+    } else {
+        String::new()
+    };
+    CallResult::error(format!(
+        "`{}/{path}` was not read: the skill `{}` belongs to the group `{}`, which is not active.{how}",
+        skill.name, skill.name, skill.group
+    ))
+}
+
+/// The head of a load that activated the skill's group: worded like a `reset_tools` answer
+/// (the group, then its instructions in a `<group>` element).
+pub(crate) fn activated(skill: &SkillInfo, instructions: Option<&str>) -> String {
+    let mut head = format!(
+        "Loading the skill `{}` activated its group `{}`; the other groups are unchanged. Its tools are available now; `reset_tools` sets every group's state again.",
+        skill.name, skill.group
+    );
+    if let Some(instructions) = instructions {
+        let _ = write!(
+            head,
+            "\n<group name=\"{}\">\n{instructions}\n</group>",
+            skill.group
+        );
+    }
+    head
+}
+
 /// A skill name that is not among the visible skills (nor any other).
 pub(crate) fn unknown(name: &str, visible: &[&SkillInfo]) -> CallResult {
     let mut text = format!("unknown skill `{}`.", echo_name(name));

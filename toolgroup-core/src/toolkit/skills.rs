@@ -91,7 +91,9 @@ impl<R: Registry> Toolkit<R> {
     /// reported in the answer like a `reset_tools` activation (the group, its instructions);
     /// the next `reset_tools` call sets every group's state again (the model gives the final
     /// state, so a group it leaves out is deactivated). A `Skill` call is a barrier in a batch,
-    /// like `reset_tools`.
+    /// like `reset_tools`. `read_skill_file` then serves the files of every skill; reading one
+    /// activates nothing (a tool its instructions name is refused, with the hint, until the
+    /// skill is loaded or the group activated).
     #[must_use]
     pub fn with_skill_activation(mut self, on: bool) -> Self {
         self.core_mut("with_skill_activation")
