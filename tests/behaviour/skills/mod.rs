@@ -423,3 +423,38 @@ fn the_generated_skill_enum_names_each_skill() {
     );
     let _ = Value::Null;
 }
+
+#[test]
+fn without_skills_there_is_no_skill_tool_and_no_catalog() {
+    #[toolkit]
+    struct Plain {
+        web: Web,
+    }
+    let toolkit = Toolkit::new(Plain { web: Web });
+    let mut session = toolkit.session();
+    session.activate(PlainGroup::Web);
+    assert_eq!(toolkit.skill_catalog(&session), "");
+    let all: Vec<&str> = toolkit.all_definitions().map(|d| d.name).collect();
+    assert_eq!(all, ["reset_tools", "web_search"]);
+    assert!(toolkit.definition("Skill").is_none());
+    assert!(!toolkit.is_available(&session, "Skill"));
+}
+
+#[tokio::test]
+async fn without_skills_a_call_of_skill_is_an_unknown_tool() {
+    #[toolkit]
+    struct Plain {
+        web: Web,
+    }
+    let toolkit = Toolkit::new(Plain { web: Web });
+    let mut session = toolkit.session();
+    let r = toolkit
+        .call(&mut session, "Skill", r#"{"skill": "x"}"#)
+        .await;
+    assert!(r.is_error);
+    assert!(
+        text(&r).starts_with("unknown tool `Skill`."),
+        "{}",
+        text(&r)
+    );
+}
