@@ -17,8 +17,8 @@ fn ui() {
 
 /// The skill folders the `skill_*` cases name. `skills = [...]` paths are relative to the
 /// crate's manifest, which under trybuild is the project it generates in the target
-/// directory: the fixtures are copied there (`skills/`), with the two that git cannot hold
-/// made here: a symlink leaving its folder and a folder over the file cap.
+/// directory: the fixtures are copied there (`skills/`), and three are made there rather than
+/// committed: a symlink leaving its folder, and folders over the file and the byte caps.
 fn place_skill_fixtures() {
     let project = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
@@ -31,6 +31,12 @@ fn place_skill_fixtures() {
     fs::write(project.join("outside.txt"), "outside the skill").unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(project.join("outside.txt"), escapes.join("secret.txt")).unwrap();
+    let big = to.join("too-big/assets");
+    fs::create_dir_all(&big).unwrap();
+    fs::File::create(big.join("big.bin"))
+        .unwrap()
+        .set_len(toolgroup::skill::MAX_TOTAL_BYTES + 1)
+        .unwrap();
     let many = to.join("too-many-files/assets");
     fs::create_dir_all(&many).unwrap();
     for i in 0..toolgroup_skills_cap() {

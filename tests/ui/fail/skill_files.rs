@@ -18,6 +18,7 @@ fn search(
         "skills/broken-links",
         "skills/escapes",
         "skills/too-many-files",
+        "skills/too-big",
         "skills/missing",
         "/etc/skills/absolute",
         "skills/good-one",
