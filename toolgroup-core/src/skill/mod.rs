@@ -21,6 +21,11 @@
 //! [`Toolkit::with_skill_activation`](crate::Toolkit::with_skill_activation) loading it
 //! activates its group instead (every skill is then visible).
 //!
+//! Every file is embedded with `include_bytes!`, so cargo rebuilds the crate when one of them
+//! changes; a file *added* to a folder is picked up by the next build of the crate (a proc
+//! macro cannot ask cargo to watch a folder), which any edit of the crate or of `SKILL.md`
+//! triggers.
+//!
 //! Skills found at run time (a user's own folder) are read with [`SkillDir`], which runs the
 //! same checks and returns every problem to the application.
 
