@@ -28,8 +28,8 @@ if ! command -v valgrind >/dev/null; then
     exit 1
 fi
 mkdir -p "$OUT"
-cargo build --quiet --locked --profile bench --no-default-features --bin budget
-BIN="$TARGET/release/budget"
+cargo build --quiet --locked --profile budget --no-default-features --bin budget
+BIN="$TARGET/budget/budget"
 
 count() {
     valgrind --tool=callgrind --toggle-collect='budget::timed*' \

@@ -24,24 +24,7 @@ fn main() {
     let (big, big_session) = ours_big_setup();
     let (cheap, cheap_session) = ours_cheap_setup();
     // What each option costs on the cheap call.
-    let (with_policy, _) = ours_cheap_with(|k| {
-        k.with_policy(|_: &toolgroup::policy::PolicyRequest<'_>| toolgroup::policy::Decision::Allow)
-    });
-    let (with_audit, _) = ours_cheap_with(|k| {
-        k.layer(toolgroup::middleware::AuditLayer::new(
-            |r: &toolgroup::middleware::AuditRecord| {
-                black_box(r);
-            },
-        ))
-    });
-    let (with_cap, _) =
-        ours_cheap_with(|k| k.layer(toolgroup::middleware::MaxResultSizeLayer::new(1 << 20)));
-    let (with_cache, _) = ours_cheap_with(|k| {
-        k.layer(toolgroup::middleware::IdempotentCacheLayer::new(
-            100,
-            std::time::Duration::from_secs(3600),
-        ))
-    });
+    let options = ours_cheap_options();
     #[derive(Clone)]
     struct User(#[allow(dead_code)] u64);
     let cx = toolgroup::CallContext::new()
@@ -74,12 +57,7 @@ fn main() {
                     );
                 }
                 "cheap-policy" | "cheap-audit" | "cheap-cap" | "cheap-cache" => {
-                    let kit = match case.as_str() {
-                        "cheap-policy" => &with_policy,
-                        "cheap-audit" => &with_audit,
-                        "cheap-cap" => &with_cap,
-                        _ => &with_cache,
-                    };
+                    let kit = options.of_case(&case).expect("an option's case");
                     let mut s = cheap_session;
                     black_box(
                         kit.call(&mut s, black_box("forecast"), black_box(FORECAST_ARGS))

@@ -235,6 +235,53 @@ pub fn ours_cheap_with(
     (kit, session)
 }
 
+/// The cheap toolkit with each option the options' benchmark cases measure: a policy that
+/// allows, `AuditLayer` (with a sink that only reads the record), `MaxResultSizeLayer` and
+/// `IdempotentCacheLayer`.
+pub struct CheapOptions {
+    pub policy: Toolkit<Forecaster>,
+    pub audit: Toolkit<Forecaster>,
+    pub cap: Toolkit<Forecaster>,
+    pub cache: Toolkit<Forecaster>,
+}
+
+impl CheapOptions {
+    /// The toolkit of a case named `cheap-policy`, `cheap-audit`, `cheap-cap` or `cheap-cache`.
+    pub fn of_case(&self, case: &str) -> Option<&Toolkit<Forecaster>> {
+        match case {
+            "cheap-policy" => Some(&self.policy),
+            "cheap-audit" => Some(&self.audit),
+            "cheap-cap" => Some(&self.cap),
+            "cheap-cache" => Some(&self.cache),
+            _ => None,
+        }
+    }
+}
+
+pub fn ours_cheap_options() -> CheapOptions {
+    use toolgroup::middleware::{
+        AuditLayer, AuditRecord, IdempotentCacheLayer, MaxResultSizeLayer,
+    };
+    use toolgroup::policy::{Decision, PolicyRequest};
+    CheapOptions {
+        policy: ours_cheap_with(|k| k.with_policy(|_: &PolicyRequest<'_>| Decision::Allow)).0,
+        audit: ours_cheap_with(|k| {
+            k.layer(AuditLayer::new(|r: &AuditRecord| {
+                std::hint::black_box(r);
+            }))
+        })
+        .0,
+        cap: ours_cheap_with(|k| k.layer(MaxResultSizeLayer::new(1 << 20))).0,
+        cache: ours_cheap_with(|k| {
+            k.layer(IdempotentCacheLayer::new(
+                100,
+                std::time::Duration::from_secs(3600),
+            ))
+        })
+        .0,
+    }
+}
+
 /// The rmcp side: a server with the same tool, routed by `#[tool_router]`.
 #[cfg(feature = "rmcp")]
 #[derive(Clone)]

@@ -538,3 +538,18 @@ fn the_toolkit_is_send_and_sync_and_sessions_are_small() {
     assert_send_sync::<Session<Lab>>();
     assert_eq!(std::mem::size_of::<Session<Lab>>(), 8);
 }
+
+/// The call future and the result are moved on every call: their sizes are part of the design
+/// (see `toolkit/call.rs`). A change that grows them must show here, not only in a benchmark.
+#[test]
+fn a_call_future_and_its_result_stay_small() {
+    let kit = lab();
+    let mut s = kit.session();
+    // The largest `async` tool of `Lab` runs unboxed in the call future; everything else on
+    // the full path is boxed, so this holds for any call of this toolkit.
+    let call = kit.call(&mut s, "explode_later", "{}");
+    let size = std::mem::size_of_val(&call);
+    drop(call);
+    assert!(size <= 696, "the call future grew to {size} bytes");
+    assert_eq!(std::mem::size_of::<toolgroup::CallResult>(), 64);
+}

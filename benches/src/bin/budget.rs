@@ -2,11 +2,12 @@
 //! count under callgrind (collection limited to [`timed`]):
 //!
 //! ```sh
-//! cargo build --profile bench --no-default-features --bin budget
-//! valgrind --tool=callgrind --toggle-collect='budget::timed*' target/release/budget cheap-toolgroup 6000
+//! cargo build --profile budget --no-default-features --bin budget
+//! valgrind --tool=callgrind --toggle-collect='budget::timed*' target/budget/budget cheap-toolgroup 6000
 //! ```
 //!
-//! Cases: cheap-toolgroup, call-toolgroup, cheap-policy, none (setup only). Each loop body is
+//! Cases: cheap-toolgroup, call-toolgroup, cheap-policy, cheap-audit, cheap-cap, cheap-cache,
+//! none (setup only). Each loop body is
 //! that of `examples/profile.rs` for the same case. This is a binary, not a case of that
 //! example, so that it builds without the dev-dependencies and, with `--no-default-features`,
 //! without rmcp and the 1,000-tool toolkit: about a minute from clean, where the example
@@ -26,9 +27,7 @@ fn main() {
         .expect("runtime");
     let (calc, calc_session) = ours_call_setup();
     let (cheap, cheap_session) = ours_cheap_setup();
-    let (with_policy, _) = ours_cheap_with(|k| {
-        k.with_policy(|_: &toolgroup::policy::PolicyRequest<'_>| toolgroup::policy::Decision::Allow)
-    });
+    let options = ours_cheap_options();
     timed(&rt, || async {
         for _ in 0..n {
             match case.as_str() {
@@ -47,11 +46,11 @@ fn main() {
                             .await,
                     );
                 }
-                "cheap-policy" => {
+                "cheap-policy" | "cheap-audit" | "cheap-cap" | "cheap-cache" => {
+                    let kit = options.of_case(&case).expect("an option's case");
                     let mut s = cheap_session;
                     black_box(
-                        with_policy
-                            .call(&mut s, black_box("forecast"), black_box(FORECAST_ARGS))
+                        kit.call(&mut s, black_box("forecast"), black_box(FORECAST_ARGS))
                             .await,
                     );
                 }

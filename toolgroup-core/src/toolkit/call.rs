@@ -183,8 +183,18 @@ impl<R: Registry> Toolkit<R> {
             return result_of(slot.info.name, outcome, self.panic_details);
         }
         // Boxed: the state of everything below stays out of this future.
-        Box::pin(self.traced(session, span, name, arguments, cx)).await
+        boxed_in_place(|| self.traced(session, span, name, arguments, cx)).await
     }
+}
+
+/// Boxes the future `make` builds, allocating first so the future is built in the box.
+///
+/// Invariant: don't `Box::pin(future)` the full path: the future is built on the stack and
+/// then copied into the box, a copy of a large future on every call that takes it.
+#[inline(always)]
+fn boxed_in_place<F: Future>(make: impl FnOnce() -> F) -> Pin<Box<F>> {
+    let slot = Box::<F>::new_uninit();
+    Box::into_pin(Box::write(slot, make()))
 }
 
 /// What a call future holds until its first poll: the call's parts, read in place.

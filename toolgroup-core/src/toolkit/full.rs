@@ -3,11 +3,10 @@
 //! layers or directly.
 
 use std::future::{Future, poll_fn};
-use std::pin::pin;
-use std::task::Poll;
+use std::pin::{Pin, pin};
+use std::task::{Context, Poll};
 use std::time::Instant;
 
-use tracing::Instrument as _;
 use tracing::Span;
 
 use crate::args::Arguments;
@@ -46,31 +45,31 @@ impl<R: Registry> Toolkit<R> {
             // Boxed: the record stays out of the future of every call without an audit.
             Box::new(Pending::new(&self.audit, tool, group, cx.id))
         });
-        let body = self
-            .full(
-                session,
-                name,
-                arguments,
-                cx,
-                audit.is_some() || !span.is_disabled(),
-            )
-            .instrument(span.clone());
-        let (outcome, result) = match cx.context.and_then(CallContext::cancellation) {
-            None => body.await,
-            Some(token) => {
-                let mut body = pin!(body);
-                let mut cancelled = pin!(token.cancelled());
-                poll_fn(|task| {
-                    if cancelled.as_mut().poll(task).is_ready() {
-                        // The name as the model sent it (escaped): it may name no tool at all.
-                        let tool = echo(name, 64);
-                        return Poll::Ready((CallOutcome::Cancelled, messages::cancelled(&tool)));
-                    }
-                    body.as_mut().poll(task)
-                })
-                .await
+        let body = pin!(Some(self.full(
+            session,
+            name,
+            arguments,
+            cx,
+            audit.is_some() || !span.is_disabled(),
+        )));
+        let mut body = InSpan { span: &span, body };
+        let mut cancelled = pin!(
+            cx.context
+                .and_then(CallContext::cancellation)
+                .map(|token| token.cancelled())
+        );
+        let (outcome, result) = poll_fn(|task| {
+            if let Some(cancelled) = cancelled.as_mut().as_pin_mut()
+                && cancelled.poll(task).is_ready()
+            {
+                // The name as the model sent it (escaped): it may name no tool at all.
+                let tool = echo(name, 64);
+                return Poll::Ready((CallOutcome::Cancelled, messages::cancelled(&tool)));
             }
-        };
+            body.poll(task)
+        })
+        .await;
+        drop(body);
         if !span.is_disabled() {
             if let Some(group) = self.group_of(name) {
                 span.record("group", group.name);
@@ -193,6 +192,33 @@ impl<R: Registry> Toolkit<R> {
             progress: cx.context.and_then(CallContext::progress),
             cancel: cx.context.and_then(CallContext::cancellation),
         })
+    }
+}
+
+/// A future polled and dropped in a span, as with `tracing::Instrumented`, but pinned where
+/// it was built.
+///
+/// Invariant: don't wrap the full path's body in `Instrumented`: it moves the whole body into
+/// itself, a copy of a future too large to copy on every call.
+struct InSpan<'a, F> {
+    span: &'a Span,
+    body: Pin<&'a mut Option<F>>,
+}
+
+impl<F: Future> InSpan<'_, F> {
+    fn poll(&mut self, task: &mut Context<'_>) -> Poll<F::Output> {
+        let _entered = self.span.enter();
+        match self.body.as_mut().as_pin_mut() {
+            Some(body) => body.poll(task),
+            None => unreachable!("polled after it was dropped"),
+        }
+    }
+}
+
+impl<F> Drop for InSpan<'_, F> {
+    fn drop(&mut self) {
+        let _entered = self.span.enter();
+        self.body.set(None);
     }
 }
 
