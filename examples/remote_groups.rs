@@ -37,14 +37,14 @@ struct Memory;
     name = "research",
     description = "Searching the web and reading pages (a remote MCP server).",
     instructions = "Cite the URL of every result you use.",
-    remote
+    dynamic
 )]
 struct Research;
 
 #[tool_group(
     name = "charts",
     description = "Drawing charts (a remote MCP server).",
-    remote
+    dynamic
 )]
 struct Charts;
 

@@ -53,7 +53,7 @@ struct Served {
 #[tool_group(
     name = "weather",
     description = "Weather (a remote MCP server).",
-    remote
+    dynamic
 )]
 struct RemoteWeather;
 

@@ -166,7 +166,7 @@ pub(crate) struct GroupArgs {
     pub(crate) description: Option<Spanned<LitStr>>,
     pub(crate) instructions: Option<Spanned<LitStr>>,
     pub(crate) tools: Option<Spanned<Vec<Path>>>,
-    pub(crate) remote: Option<Spanned<bool>>,
+    pub(crate) dynamic: Option<Spanned<bool>>,
     pub(crate) skills: Option<Spanned<Vec<LitStr>>>,
     pub(crate) krate: Option<Spanned<Path>>,
 }
@@ -176,10 +176,10 @@ pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
     parse_keys(
         tokens,
         cx,
-        "`name`, `description`, `instructions`, `tools`, `skills`, `remote` or `crate`",
+        "`name`, `description`, `instructions`, `tools`, `skills`, `dynamic` or `crate`",
         |key, meta| {
             match key {
-                "remote" => set(&mut args.remote, meta, flag(meta)?, cx),
+                "dynamic" => set(&mut args.dynamic, meta, flag(meta)?, cx),
                 "name" => set(&mut args.name, meta, lit_str(meta)?, cx),
                 "description" => set(&mut args.description, meta, lit_str(meta)?, cx),
                 "instructions" => set(&mut args.instructions, meta, lit_str(meta)?, cx),

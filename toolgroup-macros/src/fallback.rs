@@ -105,13 +105,13 @@ pub(crate) fn impl_group(group: ImplGroup, error: syn::Error, site: u64) -> Toke
     with_errors(error, group.item, stub)
 }
 
-/// A failed group on a struct: the struct, and a stub `ToolGroup` impl (or a remote group's
+/// A failed group on a struct: the struct, and a stub `ToolGroup` impl (or a dynamic group's
 /// `DynamicGroup` impl), unless the struct is generic.
 pub(crate) fn struct_group(group: StructGroup, error: syn::Error, site: u64) -> TokenStream {
     let item = &group.item;
     let stub = if !item.generics.params.is_empty() {
         TokenStream::new()
-    } else if group.remote {
+    } else if group.dynamic {
         let krate = attr::krate(&group.args.krate);
         let name = stub_group_name(&group.meta, &item.ident);
         let meta = Facts {
@@ -120,7 +120,7 @@ pub(crate) fn struct_group(group: StructGroup, error: syn::Error, site: u64) -> 
             instructions: None,
             skills: None,
         };
-        group_expand::remote_impl(&krate, &item.ident, &meta)
+        group_expand::dynamic_impl(&krate, &item.ident, &meta)
     } else {
         let ident = &item.ident;
         let self_ty: Type = syn::parse_quote!(#ident);

@@ -55,11 +55,15 @@ struct Local;
     name = "charts",
     description = "Draw charts (the project's MCP server).",
     instructions = "Give the values in order.",
-    remote
+    dynamic
 )]
 struct Charts;
 
-#[tool_group(name = "python", description = "Tools of a Python MCP server.", remote)]
+#[tool_group(
+    name = "python",
+    description = "Tools of a Python MCP server.",
+    dynamic
+)]
 struct Python;
 
 #[toolkit]

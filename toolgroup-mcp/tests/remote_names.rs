@@ -100,7 +100,7 @@ async fn everything_server() -> String {
     url
 }
 
-#[tool_group(name = "ev", description = "Tools of a remote server.", remote)]
+#[tool_group(name = "ev", description = "Tools of a remote server.", dynamic)]
 struct Ev;
 
 #[toolkit]

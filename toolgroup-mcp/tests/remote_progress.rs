@@ -172,7 +172,7 @@ async fn reports_sent_just_before_the_result_all_arrive_over_http() {
 #[tool_group(
     name = "bursts",
     description = "A server that reports progress.",
-    remote
+    dynamic
 )]
 struct Bursts;
 

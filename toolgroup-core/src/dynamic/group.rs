@@ -14,13 +14,13 @@ use crate::result::CallResult;
 use super::source::DynamicTools;
 
 /// The compile-time facts of a group whose tools are found at run time: what
-/// `#[tool_group(name = "...", description = "...", remote)]` implements for a unit struct.
+/// `#[tool_group(name = "...", description = "...", dynamic)]` implements for a unit struct.
 /// A toolkit does not take the struct itself as a field, but a group type that runs a source
 /// of tools for it (for example `Dynamic<Files, toolgroup::mcp::client::Remote>`).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a remote tool group",
-    label = "not a `#[tool_group(..., remote)]`",
-    note = "declare it with `#[tool_group(name = \"...\", description = \"...\", remote)]` on a unit struct"
+    message = "`{Self}` is not a dynamic tool group",
+    label = "not a `#[tool_group(..., dynamic)]`",
+    note = "declare it with `#[tool_group(name = \"...\", description = \"...\", dynamic)]` on a unit struct"
 )]
 pub trait DynamicGroup: Send + Sync + 'static {
     /// The group's name: the `reset_tools` argument that switches it.
@@ -34,7 +34,7 @@ pub trait DynamicGroup: Send + Sync + 'static {
 }
 
 /// A toolkit group whose tools come from `source` at run time: the group `G` (a
-/// `#[tool_group(..., remote)]` unit struct) served by a [`DynamicTools`] source. Use it as a
+/// `#[tool_group(..., dynamic)]` unit struct) served by a [`DynamicTools`] source. Use it as a
 /// field of a `#[toolkit]` struct; the field is named after the group, as for any group.
 pub struct Dynamic<G: DynamicGroup, S: DynamicTools> {
     source: S,

@@ -1,7 +1,7 @@
 //! Groups whose tools are found at run time, such as the tools of a remote MCP server.
 //!
 //! The group itself stays a compile-time fact: its name, description and instructions are
-//! declared with `#[tool_group(name = "...", description = "...", remote)]` on a unit
+//! declared with `#[tool_group(name = "...", description = "...", dynamic)]` on a unit
 //! struct, so the `reset_tools` schema, the typed reset value and every compile-time check
 //! are the same as for a group of Rust functions. Only its *tools* come at run time, from a
 //! [`DynamicTools`] source, in a [`Dynamic`] group (the `toolgroup-mcp` crate's `Remote` is

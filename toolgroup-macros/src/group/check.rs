@@ -9,7 +9,7 @@ use crate::tool::model::Tool;
 
 /// Every rule of a group of `#[tool]` methods (and each method's own).
 pub(crate) fn impl_group(cx: &Ctxt, group: &ImplGroup) {
-    remote_on_struct(cx, group);
+    dynamic_on_struct(cx, group);
     inherent_impl(cx, group);
     if !group.item.generics.params.is_empty() {
         not_generic(cx, &group.item.generics);
@@ -47,7 +47,7 @@ pub(crate) fn impl_group(cx: &Ctxt, group: &ImplGroup) {
     }
 }
 
-/// Every rule of a group on a struct (free tools, or `remote`).
+/// Every rule of a group on a struct (free tools, or `dynamic`).
 pub(crate) fn struct_group(cx: &Ctxt, group: &StructGroup) {
     if !group.item.generics.params.is_empty() {
         not_generic(cx, &group.item.generics);
@@ -55,9 +55,9 @@ pub(crate) fn struct_group(cx: &Ctxt, group: &StructGroup) {
     named(cx, &group.meta);
     described(cx, &group.meta);
     skills::check::skills(cx, &group.meta.skills);
-    if group.remote {
-        remote_without_tools(cx, group);
-        remote_on_unit_struct(cx, group);
+    if group.dynamic {
+        dynamic_without_tools(cx, group);
+        dynamic_on_unit_struct(cx, group);
     } else if group.free.is_empty() {
         cx.spanned(
             &group.item.ident,
@@ -66,11 +66,11 @@ pub(crate) fn struct_group(cx: &Ctxt, group: &StructGroup) {
     }
 }
 
-fn remote_on_struct(cx: &Ctxt, group: &ImplGroup) {
-    if let Some(remote) = &group.args.remote {
+fn dynamic_on_struct(cx: &Ctxt, group: &ImplGroup) {
+    if let Some(dynamic) = &group.args.dynamic {
         cx.at(
-            remote.key,
-            "`remote` goes on a unit struct (`struct Files;`): a remote group's tools come from its source at run time, not from methods",
+            dynamic.key,
+            "`dynamic` goes on a unit struct (`struct Files;`): a dynamic group's tools come from its source at run time, not from methods",
         );
     }
 }
@@ -126,20 +126,20 @@ fn unique_tool_name(cx: &Ctxt, meta: &Meta, earlier: &[&str], tool: &Tool) {
     }
 }
 
-fn remote_without_tools(cx: &Ctxt, group: &StructGroup) {
+fn dynamic_without_tools(cx: &Ctxt, group: &StructGroup) {
     if let Some(tools) = &group.args.tools {
         cx.at(
             tools.key,
-            "a `remote` group's tools are found at run time: remove `tools = [...]` (or `remote`)",
+            "a `dynamic` group's tools are found at run time: remove `tools = [...]` (or `dynamic`)",
         );
     }
 }
 
-fn remote_on_unit_struct(cx: &Ctxt, group: &StructGroup) {
+fn dynamic_on_unit_struct(cx: &Ctxt, group: &StructGroup) {
     if !matches!(group.item.fields, syn::Fields::Unit) {
         cx.spanned(
             &group.item.fields,
-            "a `remote` group is declared on a unit struct (`struct Files;`): its connection lives in the group type that serves it, such as `Dynamic<Files, Remote>`",
+            "a `dynamic` group is declared on a unit struct (`struct Files;`): its connection lives in the group type that serves it, such as `Dynamic<Files, Remote>`",
         );
     }
 }

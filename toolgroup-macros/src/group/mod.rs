@@ -1,6 +1,6 @@
 //! `#[tool_group]`: on an impl block of `#[tool]` methods (a group with state), or on a
 //! struct naming free `#[tool]` functions with `tools = [...]` (a stateless group, or with
-//! `remote` one whose tools are found at run time). Phases: the attribute's keys
+//! `dynamic` one whose tools are found at run time). Phases: the attribute's keys
 //! ([`crate::attr`]), the [`model`] (with each method's tool model), the [`check`]s, then
 //! [`expand`](mod@expand) (or the fallback, on error).
 

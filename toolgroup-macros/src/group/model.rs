@@ -140,14 +140,14 @@ impl ImplGroup {
     }
 }
 
-/// `#[tool_group]` on a struct: a group of free tools, or with `remote` a group whose tools
+/// `#[tool_group]` on a struct: a group of free tools, or with `dynamic` a group whose tools
 /// are found at run time.
 pub(crate) struct StructGroup {
     pub(crate) args: GroupArgs,
     pub(crate) item: ItemStruct,
     pub(crate) meta: Meta,
     pub(crate) free: Vec<Path>,
-    pub(crate) remote: bool,
+    pub(crate) dynamic: bool,
 }
 
 impl StructGroup {
@@ -155,7 +155,7 @@ impl StructGroup {
         StructGroup {
             meta: Meta::new(&args, &item.attrs, &item.ident),
             free: free_tools(&args),
-            remote: args.remote.as_ref().is_some_and(|r| r.value),
+            dynamic: args.dynamic.as_ref().is_some_and(|r| r.value),
             args,
             item,
         }

@@ -22,7 +22,7 @@ pub(crate) fn free(tool: &Tool, mut func: ItemFn, site: u64) -> TokenStream {
 
 /// Marks a plain-`fn` tool `#[inline]`, unless it has an `inline` attribute of its own.
 ///
-/// `#[inline]`: the generated dispatch (`call_tool_sync` and the toolkit's `match`) is
+/// Invariant: a plain-`fn` tool is `#[inline]`: the generated dispatch (`call_tool_sync` and the toolkit's `match`) is
 /// instantiated in the crate that calls the toolkit, often not the one defining the tools, and
 /// there only an inlinable function can be inlined into its dispatch arm, as it would be in a
 /// hand-written `match`. It is a hint: LLVM still decides by size. `async` tools are left

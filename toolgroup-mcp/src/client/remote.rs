@@ -17,15 +17,15 @@ use super::remote_tools::RemoteTools;
 /// The tools of a remote MCP server as the tools of one toolkit group.
 ///
 /// Put it in a [`Dynamic`](toolgroup_core::dynamic::Dynamic) group of your toolkit, beside
-/// a `#[tool_group(name = "...", description = "...", remote)]` unit struct that declares the
+/// a `#[tool_group(name = "...", description = "...", dynamic)]` unit struct that declares the
 /// group:
 ///
 /// ```no_run
 /// use toolgroup::dynamic::Dynamic;
-/// use toolgroup::mcp::client::{Remote, RemoteServer, RemoteTools};
+/// use toolgroup_mcp::client::{Remote, RemoteServer, RemoteTools};
 /// use toolgroup::prelude::*;
 ///
-/// #[tool_group(name = "git", description = "Inspect the repository with git.", remote)]
+/// #[tool_group(name = "git", description = "Inspect the repository with git.", dynamic)]
 /// struct Git;
 ///
 /// #[toolkit]
@@ -78,6 +78,7 @@ impl Remote {
 
     /// Expose each tool as `prefix` followed by its name on the server (`fs_` + `read_file`
     /// gives `fs_read_file`), to keep names apart from other groups' tools.
+    #[must_use]
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = Some(prefix.into());
         *self
