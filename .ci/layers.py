@@ -15,6 +15,7 @@ CRATES = [
     "toolgroup-macros/src",
     "toolgroup-mcp/src",
     "toolgroup-rig/src",
+    "toolgroup-skills/src",
 ]
 # Files that are generated or recorded, not written.
 EXEMPT = ("/snapshots/",)
@@ -188,7 +189,9 @@ def main():
         for comp in sccs(edges):
             failed = True
             print(f"{src}: import cycle between modules: {', '.join(c or '<root>' for c in comp)}")
-    for root in ["src", "toolgroup-core", "toolgroup-macros", "toolgroup-mcp", "tests", "examples"]:
+    roots = ["src", "toolgroup-core", "toolgroup-macros", "toolgroup-mcp", "toolgroup-skills",
+             "toolgroup-rig", "benches", "tests", "examples"]
+    for root in roots:
         for r, _, files in os.walk(root):
             for f in files:
                 p = os.path.join(r, f)

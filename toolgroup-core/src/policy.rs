@@ -178,6 +178,7 @@ impl<A: Approver> RequireApproval<A> {
     }
 
     /// Whether tools marked `destructive` need approval (default `true`).
+    #[must_use]
     pub fn destructive(mut self, ask: bool) -> Self {
         self.destructive = ask;
         self
@@ -186,6 +187,7 @@ impl<A: Approver> RequireApproval<A> {
     /// Refuse when no answer comes within `timeout` (needs a Tokio runtime with the time
     /// driver). Without one, the call waits as long as the approver does (or until the call
     /// is cancelled).
+    #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self

@@ -109,6 +109,7 @@ impl<R: Registry> McpHttpService<R> {
     /// # Panics
     ///
     /// If an entry is not an origin (`https://app.example.com/path`, `app.example.com`).
+    #[must_use]
     pub fn with_allowed_origins(
         mut self,
         origins: impl IntoIterator<Item = impl AsRef<str>>,
@@ -128,6 +129,7 @@ impl<R: Registry> McpHttpService<R> {
     /// Accept requests whatever their `Origin`: for an endpoint that no browser reaches, or
     /// behind a proxy that checks `Origin` itself. See
     /// [`with_allowed_origins`](Self::with_allowed_origins) for the default.
+    #[must_use]
     pub fn allow_any_origin(mut self) -> Self {
         Arc::make_mut(&mut self.origins).any = true;
         self

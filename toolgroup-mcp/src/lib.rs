@@ -177,7 +177,7 @@ pub use http_service::McpHttpService;
 pub use rmcp;
 #[cfg(feature = "redis")]
 pub use store::RedisStore;
-pub use store::{GroupStore, MemoryStore, StoreError, StoreFuture};
+pub use store::{GroupStore, MemoryStore, StoreError};
 
 /// The `_meta` key of a tool's group in `tools/list`, and of a skill's group in
 /// `skills/list`, `skills/get` and `resources/list`.
@@ -310,6 +310,7 @@ impl<R: Registry> McpServer<R> {
     /// # Panics
     ///
     /// If called after the server was cloned (configure it first).
+    #[must_use]
     pub fn with_server_info(mut self, info: Implementation) -> Self {
         self.shared_mut().info = info;
         self
@@ -321,6 +322,7 @@ impl<R: Registry> McpServer<R> {
     /// # Panics
     ///
     /// If called after the server was cloned.
+    #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         self.shared_mut().instructions = Some(instructions.into());
         self
@@ -332,6 +334,7 @@ impl<R: Registry> McpServer<R> {
     /// # Panics
     ///
     /// If called after the server was cloned.
+    #[must_use]
     pub fn with_list_ttl_ms(mut self, ttl_ms: u64) -> Self {
         self.shared_mut().list_ttl_ms = ttl_ms;
         self
@@ -342,6 +345,7 @@ impl<R: Registry> McpServer<R> {
     /// # Panics
     ///
     /// If called after the server was cloned.
+    #[must_use]
     pub fn with_store(mut self, store: impl GroupStore) -> Self {
         self.shared_mut().store = Arc::new(store);
         self
@@ -365,6 +369,7 @@ impl<R: Registry> McpServer<R> {
     /// If called after the server was cloned.
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    #[must_use]
     pub fn with_key(
         mut self,
         key: impl Fn(&http::request::Parts) -> Option<String> + Send + Sync + 'static,

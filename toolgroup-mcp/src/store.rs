@@ -2,12 +2,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Mutex;
 
-/// A boxed, `Send` future, as [`GroupStore`] methods return.
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+use toolgroup_core::BoxFuture;
 
 /// A store could not load or save an active set (a connection error, a corrupt value...).
 ///
@@ -44,23 +41,19 @@ impl std::error::Error for StoreError {}
 /// moment: the last save wins (each is a complete final state, never a merge).
 pub trait GroupStore: Send + Sync + 'static {
     /// The active group names saved under `key`, or `None` if nothing was saved.
-    fn load<'a>(&'a self, key: &'a str)
-    -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>>;
+    fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>>;
 
     /// Save the active group names under `key`, replacing what was there.
     fn save<'a>(
         &'a self,
         key: &'a str,
         groups: Vec<String>,
-    ) -> StoreFuture<'a, Result<(), StoreError>>;
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
 /// A shared store: several servers (replicas in one process, tests) can use one store.
 impl<S: GroupStore + ?Sized> GroupStore for std::sync::Arc<S> {
-    fn load<'a>(
-        &'a self,
-        key: &'a str,
-    ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+    fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>> {
         (**self).load(key)
     }
 
@@ -68,7 +61,7 @@ impl<S: GroupStore + ?Sized> GroupStore for std::sync::Arc<S> {
         &'a self,
         key: &'a str,
         groups: Vec<String>,
-    ) -> StoreFuture<'a, Result<(), StoreError>> {
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
         (**self).save(key, groups)
     }
 }
@@ -98,10 +91,7 @@ impl MemoryStore {
 }
 
 impl GroupStore for MemoryStore {
-    fn load<'a>(
-        &'a self,
-        key: &'a str,
-    ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+    fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>> {
         let value = self
             .map
             .lock()
@@ -115,7 +105,7 @@ impl GroupStore for MemoryStore {
         &'a self,
         key: &'a str,
         groups: Vec<String>,
-    ) -> StoreFuture<'a, Result<(), StoreError>> {
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
         self.map
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -133,7 +123,7 @@ mod redis_store {
 
     use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-    use super::{GroupStore, StoreError, StoreFuture};
+    use super::{BoxFuture, GroupStore, StoreError};
 
     /// A [`GroupStore`] in Redis, shared by every replica that connects to the same server.
     ///
@@ -184,12 +174,14 @@ mod redis_store {
         }
 
         /// Use another key prefix (to share one Redis between servers).
+        #[must_use]
         pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
             self.prefix = prefix.into();
             self
         }
 
         /// Let a saved set expire this many seconds after its last save.
+        #[must_use]
         pub fn with_ttl_seconds(mut self, seconds: u64) -> Self {
             self.ttl_seconds = Some(seconds);
             self
@@ -224,7 +216,7 @@ mod redis_store {
         fn load<'a>(
             &'a self,
             key: &'a str,
-        ) -> StoreFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+        ) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>> {
             Box::pin(async move {
                 let mut cmd = redis::cmd("GET");
                 cmd.arg(format!("{}{key}", self.prefix));
@@ -245,7 +237,7 @@ mod redis_store {
             &'a self,
             key: &'a str,
             groups: Vec<String>,
-        ) -> StoreFuture<'a, Result<(), StoreError>> {
+        ) -> BoxFuture<'a, Result<(), StoreError>> {
             Box::pin(async move {
                 let value = serde_json::Value::from(groups).to_string();
                 let mut cmd = redis::cmd("SET");

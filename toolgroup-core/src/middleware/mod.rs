@@ -28,7 +28,8 @@
 //!
 //! Each is a [`Layer`](tower_layer::Layer) named `FooLayer` whose service is `Foo<S>`, as in
 //! tower: [`AuditLayer`] (one record per call), [`MaxResultSizeLayer`] (caps what reaches
-//! the model) and [`IdempotentCacheLayer`] (reuses results of tools marked `idempotent`).
+//! the model) and [`IdempotentCacheLayer`] (reuses results of tools marked both `read_only`
+//! and `idempotent`, never of a call that changes the session).
 
 mod cache;
 mod cap;

@@ -75,8 +75,10 @@ impl NameIndex {
         }
     }
 
-    /// The position of `name`, if it is one of the names. Always inlined: in the benchmarks'
-    /// larger binary LLVM kept it out of line.
+    /// The position of `name`, if it is one of the names.
+    ///
+    /// Invariant: `#[inline(always)]`, not `#[inline]`: in a large binary LLVM keeps a hinted
+    /// `get` out of line, a call on every lookup.
     #[inline(always)]
     pub(crate) fn get(&self, name: &str) -> Option<u32> {
         let at = slot(hash(name), self.multiplier, self.shift);
@@ -91,7 +93,10 @@ impl NameIndex {
 }
 
 /// `a == b`, with the usual tool name (4 to 16 bytes) compared in two overlapping words
-/// inline: `==` on slices calls `memcmp`, which cost the cheapest call a few nanoseconds.
+/// inline.
+///
+/// Invariant: don't compare with `==` on the slices: it calls `memcmp` out of line, a call on
+/// every lookup of the cheapest calls.
 #[inline]
 fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();

@@ -10,7 +10,7 @@ use tower_service::Service;
 use crate::args::{Arguments, ArgumentsBuf};
 use crate::context::{CancellationToken, Extensions, ProgressFn};
 use crate::futures::BoxFuture;
-use crate::meta::{RESET_TOOLS, ToolAnnotations};
+use crate::meta::ToolAnnotations;
 use crate::registry::Registry;
 use crate::reset::Handoff;
 use crate::result::{CallOutcome, CallResult};
@@ -192,22 +192,14 @@ impl<R: Registry> Run for Core<R> {
                 inner,
             } = request;
             let mut state = R::EMPTY;
+            if inner.target.reads_session() {
+                let Some(handoff) = &inner.reset else {
+                    return messages::layer_error(tool, &"the request lost its session state");
+                };
+                state.as_mut().copy_from_slice(&handoff.old);
+            }
             // The context names what runs, whatever a layer did to the request's `tool`.
-            let runs = match inner.target {
-                Target::Reset | Target::Skill | Target::SkillFile => {
-                    let Some(handoff) = &inner.reset else {
-                        return messages::layer_error(tool, &"the request lost its session state");
-                    };
-                    state.as_mut().copy_from_slice(&handoff.old);
-                    match inner.target {
-                        Target::Reset => RESET_TOOLS,
-                        Target::Skill => crate::skill::SKILL_TOOL,
-                        _ => crate::skill::READ_SKILL_FILE,
-                    }
-                }
-                Target::Tool { index, .. } => self.slots[index as usize].info.name,
-                Target::Dynamic { definition, .. } => definition.name,
-            };
+            let runs = self.name_of(inner.target);
             let parts = Parts {
                 target: inner.target,
                 tool: runs,
@@ -254,11 +246,7 @@ impl<R: Registry> Toolkit<R> {
         let tool = parts.tool;
         let parts_changes = parts.target.changes_session();
         // The session's state travels with the builtins that read it.
-        let reset = matches!(
-            parts.target,
-            Target::Reset | Target::Skill | Target::SkillFile
-        )
-        .then(|| Handoff {
+        let reset = parts.target.reads_session().then(|| Handoff {
             old: session.bits().as_ref().into(),
             new: Arc::default(),
         });

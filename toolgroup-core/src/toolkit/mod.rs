@@ -101,8 +101,10 @@ impl<R: Registry> Core<R> {
         self.lookup(name).map(|(_, slot)| slot)
     }
 
-    /// The tool's position in `tools` / `slots`, and its slot. `#[inline]`, not
-    /// `#[inline(always)]`: forced into the fast path, it makes the cheap call slower.
+    /// The tool's position in `tools` / `slots`, and its slot.
+    ///
+    /// Invariant: `#[inline]`, not `#[inline(always)]`: forced into the fast path, it makes the
+    /// cheap call's code larger and the call slower.
     #[inline]
     pub(crate) fn lookup(&self, name: &str) -> Option<(u32, &Slot)> {
         self.index.get(name).map(|i| (i, &self.slots[i as usize]))

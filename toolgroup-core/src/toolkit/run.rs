@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::args::{ArgumentError, Arguments};
 use crate::context::{CancellationToken, Extensions, ProgressFn, ToolContext};
 use crate::futures::{BoxFuture, CatchUnwind, catch_panic};
-use crate::meta::{ToolAnnotations, ToolDefinition};
+use crate::meta::{RESET_TOOLS, ToolAnnotations, ToolDefinition};
 use crate::registry::Registry;
 use crate::reset;
 use crate::result::{CallOutcome, CallResult};
@@ -43,6 +43,12 @@ impl Target {
     pub(crate) fn changes_session(self) -> bool {
         matches!(self, Target::Reset | Target::Skill)
     }
+
+    /// Whether running it reads the session's state (the builtins), which must then travel
+    /// with the call.
+    pub(crate) fn reads_session(self) -> bool {
+        matches!(self, Target::Reset | Target::Skill | Target::SkillFile)
+    }
 }
 
 /// A resolved call's parts, borrowed from the caller or from a [`ToolRequest`](super::layers::ToolRequest):
@@ -62,6 +68,17 @@ pub(crate) struct Parts<'a> {
 pub(crate) type Outcome = (CallOutcome, CallResult);
 
 impl<R: Registry> Core<R> {
+    /// The name of the tool `target` runs.
+    pub(crate) fn name_of(&self, target: Target) -> &'static str {
+        match target {
+            Target::Reset => RESET_TOOLS,
+            Target::Skill => crate::skill::SKILL_TOOL,
+            Target::SkillFile => crate::skill::READ_SKILL_FILE,
+            Target::Tool { index, .. } => self.slots[index as usize].info.name,
+            Target::Dynamic { definition, .. } => definition.name,
+        }
+    }
+
     /// Run `parts.target`. For `reset_tools`, `state` is the session's state before the call,
     /// replaced by the new one if the call is accepted; nothing else reads it.
     pub(crate) async fn run_target(

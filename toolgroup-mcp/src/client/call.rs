@@ -17,7 +17,7 @@ use super::connection::{Connection, Inner};
 use super::convert;
 use super::error::seconds;
 use super::list::RemoteTool;
-use super::options::ProgressFn;
+use super::options::OnRemoteProgress;
 
 /// A sent request: unless [`finish`](Self::finish)ed, dropping it sends
 /// `notifications/cancelled` (on its own task, so that the caller returns at once: after a
@@ -81,7 +81,7 @@ impl Inner {
         arguments: Map<String, Value>,
         timeout: Duration,
         cancel: &CancellationToken,
-        progress: Option<ProgressFn<'_>>,
+        progress: Option<OnRemoteProgress<'_>>,
     ) -> CallResult {
         let name = names.shown;
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(

@@ -85,7 +85,7 @@ pub use list::{RemoteTool, ToolList};
 pub use names::{
     ExposedName, ExposedNames, MAX_TOOL_NAME_LEN, NameProblem, expose_names, is_valid_tool_name,
 };
-pub use options::{CallOptions, ProgressFn};
+pub use options::{CallOptions, OnRemoteProgress};
 pub use remote::Remote;
 pub use remote_tools::RemoteTools;
 pub use server::{RemoteServer, Stderr};

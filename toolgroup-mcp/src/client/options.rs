@@ -7,14 +7,14 @@ use tokio_util::sync::CancellationToken;
 
 /// A remote progress report's receiver: `(progress, total, message)`, as MCP's
 /// `notifications/progress` carries them (the signature of `ToolContext::report`).
-pub type ProgressFn<'a> = &'a (dyn Fn(f64, Option<f64>, Option<&str>) + Send + Sync);
+pub type OnRemoteProgress<'a> = &'a (dyn Fn(f64, Option<f64>, Option<&str>) + Send + Sync);
 
 /// Per-call options for [`RemoteTools::call_with`](super::RemoteTools::call_with).
 #[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct CallOptions<'a> {
     pub(super) cancellation: Option<CancellationToken>,
-    pub(super) progress: Option<ProgressFn<'a>>,
+    pub(super) progress: Option<OnRemoteProgress<'a>>,
     pub(super) timeout: Option<Duration>,
 }
 
@@ -35,6 +35,7 @@ impl<'a> CallOptions<'a> {
     }
 
     /// Cancel the call (and the remote request) when `token` is cancelled.
+    #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancellation = Some(token);
         self
@@ -42,13 +43,15 @@ impl<'a> CallOptions<'a> {
 
     /// Receive the server's progress reports for this call, in order, on the calling task,
     /// before the call returns.
-    pub fn with_progress(mut self, progress: ProgressFn<'a>) -> Self {
+    #[must_use]
+    pub fn with_progress(mut self, progress: OnRemoteProgress<'a>) -> Self {
         self.progress = Some(progress);
         self
     }
 
     /// This call's timeout instead of the server's
     /// [`call timeout`](super::RemoteServer::with_call_timeout).
+    #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self

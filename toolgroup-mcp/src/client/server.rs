@@ -129,6 +129,7 @@ impl RemoteServer {
     }
 
     /// How the server is named in error messages and logs (default: the program or the URL).
+    #[must_use]
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
         self
@@ -143,6 +144,7 @@ impl RemoteServer {
     /// answers an error result (default [`DEFAULT_CALL_TIMEOUT`](Self::DEFAULT_CALL_TIMEOUT));
     /// also bounds a re-list. A reconnection before the call is bounded by the connect
     /// timeout instead.
+    #[must_use]
     pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
         self.call_timeout = timeout;
         self
@@ -150,6 +152,7 @@ impl RemoteServer {
 
     /// How long connecting may take: spawning or reaching the server, the handshake and
     /// listing every tool (default [`DEFAULT_CONNECT_TIMEOUT`](Self::DEFAULT_CONNECT_TIMEOUT)).
+    #[must_use]
     pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
@@ -157,6 +160,7 @@ impl RemoteServer {
 
     /// The wait after a failed reconnection (`initial`, doubling after each further failure,
     /// at most `max`). The first reconnection after a lost connection is immediate.
+    #[must_use]
     pub fn with_backoff(mut self, initial: Duration, max: Duration) -> Self {
         self.backoff_initial = initial;
         self.backoff_max = max.max(initial);
@@ -164,6 +168,7 @@ impl RemoteServer {
     }
 
     /// An environment variable for the child process (stdio; ignored over HTTP).
+    #[must_use]
     pub fn with_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         if let Endpoint::Stdio { env, .. } = &mut self.endpoint {
             env.push((key.into(), value.into()));
@@ -172,6 +177,7 @@ impl RemoteServer {
     }
 
     /// The child process's working directory (stdio; ignored over HTTP).
+    #[must_use]
     pub fn with_current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         if let Endpoint::Stdio { dir: d, .. } = &mut self.endpoint {
             *d = Some(dir.into());
@@ -180,6 +186,7 @@ impl RemoteServer {
     }
 
     /// What becomes of the child's standard error (stdio; ignored over HTTP).
+    #[must_use]
     pub fn with_stderr(mut self, stderr: Stderr) -> Self {
         if let Endpoint::Stdio { stderr: s, .. } = &mut self.endpoint {
             *s = stderr;
@@ -188,6 +195,7 @@ impl RemoteServer {
     }
 
     /// A bearer token sent as `Authorization: Bearer TOKEN` (HTTP; ignored over stdio).
+    #[must_use]
     pub fn with_bearer_token(mut self, token: impl Into<String>) -> Self {
         if let Endpoint::Http { bearer, .. } = &mut self.endpoint {
             *bearer = Some(token.into());
@@ -196,6 +204,7 @@ impl RemoteServer {
     }
 
     /// A header sent with every request (HTTP; ignored over stdio).
+    #[must_use]
     pub fn with_header(mut self, name: http::HeaderName, value: http::HeaderValue) -> Self {
         if let Endpoint::Http { headers, .. } = &mut self.endpoint {
             headers.insert(name, value);
