@@ -94,7 +94,9 @@
 //!
 //! When the toolkit's groups carry Agent Skills ([`toolgroup_core::skill`]), the server
 //! declares the skills extension (SEP-2640, `io.modelcontextprotocol/skills`) and the
-//! `resources` capability it rides on; a toolkit without skills declares neither. It answers:
+//! `resources` capability it rides on; a toolkit without skills declares neither, and answers
+//! the methods below (and `resources/templates/list`) `-32601` (method not found), as any
+//! method it does not have. With skills it answers:
 //!
 //! | request | answer |
 //! |---|---|

@@ -1,10 +1,13 @@
 //! The skills extension's requests (`skills/list`, `skills/get`) and the `skill://`
-//! resources, answered from the server's catalog of skills.
+//! resources, answered from the server's catalog of skills. A toolkit without skills
+//! declares neither the extension nor `resources`, and its server answers these methods
+//! `-32601` (method not found), as any method it does not have.
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CacheScope, ErrorData, GetSkillResult, ListResourcesResult, ListSkillsResult,
-    PaginatedRequestParams, ReadResourceResult,
+    CacheScope, ConstString, ErrorData, GetSkillRequestMethod, GetSkillResult,
+    ListResourcesRequestMethod, ListResourcesResult, ListSkillsRequestMethod, ListSkillsResult,
+    PaginatedRequestParams, ReadResourceRequestMethod, ReadResourceResult,
 };
 use rmcp::service::RequestContext;
 use toolgroup_core::Registry;
@@ -45,11 +48,23 @@ macro_rules! hinted {
 }
 
 impl<R: Registry> McpHandler<R> {
+    /// `-32601` for the method `M` unless the toolkit has skills: without them the server
+    /// declares neither the skills extension nor `resources` (what rmcp's own default answers
+    /// for an undeclared `resources/templates/list`).
+    fn offered<M: ConstString>(&self) -> Result<(), ErrorData> {
+        if self.shared.skills.is_empty() {
+            Err(ErrorData::method_not_found::<M>())
+        } else {
+            Ok(())
+        }
+    }
+
     pub(super) fn skills_list(
         &self,
         request: Option<PaginatedRequestParams>,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
+        self.offered::<ListSkillsRequestMethod>()?;
         refuse_cursor(request, "skill")?;
         let result = ListSkillsResult::with_all_items(self.shared.skills.skills());
         Ok(hinted!(self, ctx, result))
@@ -60,6 +75,7 @@ impl<R: Registry> McpHandler<R> {
         uri: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
+        self.offered::<GetSkillRequestMethod>()?;
         let result = self.shared.skills.get(uri)?;
         Ok(hinted!(self, ctx, result))
     }
@@ -69,6 +85,7 @@ impl<R: Registry> McpHandler<R> {
         request: Option<PaginatedRequestParams>,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        self.offered::<ListResourcesRequestMethod>()?;
         refuse_cursor(request, "resource")?;
         let result = ListResourcesResult::with_all_items(self.shared.skills.resources());
         Ok(hinted!(self, ctx, result))
@@ -79,6 +96,7 @@ impl<R: Registry> McpHandler<R> {
         uri: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, ErrorData> {
+        self.offered::<ReadResourceRequestMethod>()?;
         let result = self.shared.skills.read(uri)?;
         Ok(hinted!(self, ctx, result))
     }
