@@ -298,6 +298,20 @@ pub fn python() -> Option<std::path::PathBuf> {
     }
 }
 
+/// The entry point of npm's `@modelcontextprotocol/server-everything` (its `dist/index.js`),
+/// from `SERVER_EVERYTHING`; `None`, with a note, when it is not set.
+pub fn server_everything() -> Option<std::path::PathBuf> {
+    match std::env::var_os("SERVER_EVERYTHING") {
+        Some(path) => Some(std::path::PathBuf::from(path)),
+        None => {
+            eprintln!(
+                "skipped: SERVER_EVERYTHING is not set (the `dist/index.js` of npm's @modelcontextprotocol/server-everything; .ci/run installs it)"
+            );
+            None
+        }
+    }
+}
+
 /// Helpers for the client tests (feature `client`): killable stdio servers, the Python
 /// SDK's remote server script.
 #[cfg(feature = "client")]
