@@ -1,6 +1,7 @@
 //! The Streamable HTTP endpoint on loopback: rmcp's HTTP client, raw requests, bad input,
 //! disconnects, replicas sharing a store, and 200 concurrent clients.
 
+mod skills_support;
 mod support;
 
 use std::collections::HashMap;
@@ -17,7 +18,10 @@ use support::{Agent, Client, Counting, call, names, text};
 use toolgroup_mcp::{GroupStore, McpServer, MemoryStore, Mode};
 
 /// Serve `server` at `http://127.0.0.1:PORT/mcp`; the server stops with the test's runtime.
-async fn spawn(server: &McpServer<Agent>, config: StreamableHttpServerConfig) -> String {
+async fn spawn<R: toolgroup::Registry>(
+    server: &McpServer<R>,
+    config: StreamableHttpServerConfig,
+) -> String {
     let app = axum::Router::new().nest_service("/mcp", server.http_service(config));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -51,7 +55,16 @@ async fn client(url: &str, headers: &[(&'static str, &str)]) -> Client {
 }
 
 fn keyed(store: Arc<MemoryStore>, mode: Mode) -> McpServer<Agent> {
-    McpServer::new(support::toolkit(), mode)
+    keyed_server(support::toolkit(), store, mode)
+}
+
+/// `toolkit` served with `store`, each client keyed by its `x-user` header.
+fn keyed_server<R: toolgroup::Registry>(
+    toolkit: toolgroup::Toolkit<R>,
+    store: Arc<MemoryStore>,
+    mode: Mode,
+) -> McpServer<R> {
+    McpServer::new(toolkit, mode)
         .with_store(store)
         .with_key(|parts| {
             parts
@@ -85,12 +98,65 @@ fn call_body(id: u64, name: &str, arguments: Value) -> String {
     .to_string()
 }
 
+/// The first text block of a `tools/call` result.
+fn first_text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
 /// The `result` of a JSON-RPC response.
 fn result(body: &str) -> Value {
     let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
     v.get("result")
         .cloned()
         .unwrap_or_else(|| panic!("no result: {body}"))
+}
+
+#[tokio::test]
+async fn a_skill_load_that_activates_a_group_is_kept_for_its_key_on_every_replica() {
+    let store = Arc::new(MemoryStore::new());
+    let activating = || skills_support::toolkit().with_skill_activation(true);
+    let a = keyed_server(activating(), store.clone(), Mode::Gated);
+    let b = keyed_server(activating(), store.clone(), Mode::Gated);
+    let url_a = spawn(&a, stateless()).await;
+    let url_b = spawn(&b, stateless()).await;
+    let http = reqwest::Client::new();
+    let fill = || call_body(2, "form_fill", json!({"field": "a", "value": "b"}));
+
+    let (_, body) = post(&http, &url_b, Some("alice"), &fill()).await;
+    assert_eq!(
+        result(&body)["isError"],
+        true,
+        "docs is inactive at first: {body}"
+    );
+    // Loaded through A: the group it activates is saved under alice's key.
+    let load = call_body(1, "Skill", json!({"skill": "pdf-forms"}));
+    let (_, body) = post(&http, &url_a, Some("alice"), &load).await;
+    let r = result(&body);
+    assert_eq!(r["isError"], false, "{body}");
+    assert!(
+        first_text(&r).contains("activated its group `docs`"),
+        "{body}"
+    );
+    assert_eq!(
+        store.load("alice").await.unwrap(),
+        Some(vec!["docs".to_owned()])
+    );
+    // Seen through B, for alice only.
+    let (_, body) = post(&http, &url_b, Some("alice"), &fill()).await;
+    assert_eq!(result(&body)["isError"], false, "kept for alice: {body}");
+    let (_, body) = post(&http, &url_b, Some("bob"), &fill()).await;
+    assert_eq!(result(&body)["isError"], true, "bob loaded nothing: {body}");
+
+    // Without a key the activation cannot be kept: refused, nothing saved, and the same
+    // call's skill of a basic group still loads.
+    let (_, body) = post(&http, &url_a, None, &load).await;
+    let r = result(&body);
+    assert_eq!(r["isError"], true, "{body}");
+    assert!(first_text(&r).contains("Nothing was changed"), "{body}");
+    assert_eq!(store.len(), 1);
+    let basic = call_body(3, "Skill", json!({"skill": "release-checklist"}));
+    let (_, body) = post(&http, &url_a, None, &basic).await;
+    assert_eq!(result(&body)["isError"], false, "{body}");
 }
 
 #[tokio::test]
@@ -264,10 +330,7 @@ async fn stateless_replicas_share_the_store() {
     let r = result(&body);
     assert_eq!(r["isError"], true);
     assert!(
-        r["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("cannot keep the active groups"),
+        first_text(&r).contains("cannot keep the active groups"),
         "{body}"
     );
     assert_eq!(store.len(), 1);
