@@ -244,8 +244,9 @@ impl Table {
                 );
             }
         };
-        let visible = self.visible_infos(state);
         let Some(entry) = self.get(&name) else {
+            // The did-you-mean list, gathered only for a name that is no skill.
+            let visible = self.visible_infos(state);
             return (CallOutcome::Refused, text::unknown(&name, &visible));
         };
         if !self.visible(entry, state) {
@@ -296,7 +297,6 @@ impl Table {
                 );
             }
         };
-        let visible = self.visible_infos(state);
         let found = path.split_once('/').and_then(|(skill, file)| {
             let entry = self.get(skill)?;
             let f = entry
@@ -313,7 +313,10 @@ impl Table {
                 CallOutcome::InactiveGroup,
                 text::inactive_file(entry.info, file.path, with_reset && !self.hide_reset),
             ),
-            None => (CallOutcome::Refused, text::unknown_file(&path, &visible)),
+            None => {
+                let visible = self.visible_infos(state);
+                (CallOutcome::Refused, text::unknown_file(&path, &visible))
+            }
         }
     }
 }
