@@ -14,27 +14,14 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
-use support::{Agent, Client, Counting, call, names, text};
+use support::{Agent, Client, Counting, call, names, serve_loopback, stateless, text};
 use toolgroup_mcp::{GroupStore, McpServer, MemoryStore, Mode};
 
-/// Serve `server` at `http://127.0.0.1:PORT/mcp`; the server stops with the test's runtime.
 async fn spawn<R: toolgroup::Registry>(
     server: &McpServer<R>,
     config: StreamableHttpServerConfig,
 ) -> String {
-    let app = axum::Router::new().nest_service("/mcp", server.http_service(config));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    format!("http://{addr}/mcp")
-}
-
-fn stateless() -> StreamableHttpServerConfig {
-    StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
+    serve_loopback(server.http_service(config)).await
 }
 
 async fn client(url: &str, headers: &[(&'static str, &str)]) -> Client {

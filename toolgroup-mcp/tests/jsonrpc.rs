@@ -12,24 +12,12 @@ use std::time::Duration;
 use rmcp::transport::StreamableHttpServerConfig;
 use serde_json::{Value, json};
 use std::io::{BufRead as _, Write as _};
-use support::Agent;
+use support::{Agent, serve_loopback, stateless};
 use toolgroup_mcp::{McpServer, Mode};
 
 async fn spawn(config: StreamableHttpServerConfig) -> String {
     let server: McpServer<Agent> = McpServer::new(support::toolkit(), Mode::Gated);
-    let app = axum::Router::new().nest_service("/mcp", server.http_service(config));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    format!("http://{addr}/mcp")
-}
-
-fn stateless() -> StreamableHttpServerConfig {
-    StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
+    serve_loopback(server.http_service(config)).await
 }
 
 /// One POST of `body` as JSON: the status, the `Content-Type` and the body.

@@ -10,9 +10,8 @@ mod support;
 use rmcp::model::{
     ErrorCode, GetSkillRequestParams, PaginatedRequestParams, ReadResourceRequestParams,
 };
-use rmcp::transport::StreamableHttpServerConfig;
 use serde_json::{Value, json};
-use support::{connect, rpc_error};
+use support::{connect, rpc_error, serve_loopback, stateless};
 use toolgroup::{Registry, Session, Toolkit};
 use toolgroup_mcp::{McpServer, Mode};
 
@@ -36,18 +35,10 @@ fn methods() -> Vec<(&'static str, Value)> {
 
 async fn spawn<R: Registry>(toolkit: Toolkit<R>, mode: Mode) -> String {
     let server: McpServer<R> = McpServer::new(toolkit, mode);
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true);
-    let app = axum::Router::new().nest_service("/mcp", server.http_service(config));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let url = serve_loopback(server.http_service(stateless())).await;
     match mode {
-        Mode::Selected => format!("http://{addr}/mcp?groups="),
-        _ => format!("http://{addr}/mcp"),
+        Mode::Selected => format!("{url}?groups="),
+        _ => url,
     }
 }
 

@@ -5,27 +5,11 @@ mod support;
 
 use rmcp::transport::StreamableHttpServerConfig;
 use serde_json::{Value, json};
-use support::Agent;
+use support::{Agent, serve_loopback, stateless};
 use toolgroup_mcp::{McpHttpService, McpServer, Mode};
-
-fn stateless() -> StreamableHttpServerConfig {
-    StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_json_response(true)
-}
 
 fn service(config: StreamableHttpServerConfig) -> McpHttpService<Agent> {
     McpServer::new(support::toolkit(), Mode::Gated).http_service(config)
-}
-
-async fn spawn(service: McpHttpService<Agent>) -> String {
-    let app = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    format!("http://{addr}/mcp")
 }
 
 /// A `tools/call` of `note_write` with this `Origin` (none for `None`): status and body.
@@ -70,7 +54,7 @@ fn refused(origin: &str, answer: (u16, String)) {
 
 #[tokio::test]
 async fn other_sites_are_refused_by_default() {
-    let url = spawn(service(stateless())).await;
+    let url = serve_loopback(service(stateless())).await;
     for origin in [
         "http://evil.example",
         "https://evil.example:8443",
@@ -84,7 +68,7 @@ async fn other_sites_are_refused_by_default() {
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("is not an origin"), "{body}");
     // In session mode too, and for every HTTP method.
-    let url = spawn(service(StreamableHttpServerConfig::default())).await;
+    let url = serve_loopback(service(StreamableHttpServerConfig::default())).await;
     refused(
         "http://evil.example",
         call_from(&url, Some("http://evil.example")).await,
@@ -101,7 +85,7 @@ async fn other_sites_are_refused_by_default() {
 
 #[tokio::test]
 async fn loopback_origins_and_clients_without_origin_are_served() {
-    let url = spawn(service(stateless())).await;
+    let url = serve_loopback(service(stateless())).await;
     served(&url, None, call_from(&url, None).await);
     for origin in [
         "http://localhost",
@@ -118,7 +102,7 @@ async fn loopback_origins_and_clients_without_origin_are_served() {
 
 #[tokio::test]
 async fn allowed_origins_are_served() {
-    let url = spawn(service(stateless()).with_allowed_origins([
+    let url = serve_loopback(service(stateless()).with_allowed_origins([
         "https://app.example.com",
         "http://dev.example.com:*",
         "https://other.example.com:8443",
@@ -149,7 +133,7 @@ async fn allowed_origins_are_served() {
 
 #[tokio::test]
 async fn any_origin_can_be_allowed() {
-    let url = spawn(service(stateless()).allow_any_origin()).await;
+    let url = serve_loopback(service(stateless()).allow_any_origin()).await;
     for origin in ["http://evil.example", "null"] {
         served(&url, Some(origin), call_from(&url, Some(origin)).await);
     }
@@ -157,7 +141,7 @@ async fn any_origin_can_be_allowed() {
 
 #[tokio::test]
 async fn the_origins_of_rmcps_config_are_allowed_too() {
-    let url = spawn(service(
+    let url = serve_loopback(service(
         stateless().with_allowed_origins(["https://app.example.com:*"]),
     ))
     .await;

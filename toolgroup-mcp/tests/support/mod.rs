@@ -267,6 +267,27 @@ pub async fn connect_with<R: toolgroup::Registry>(
     (client, counting)
 }
 
+/// Serve `service` at `http://127.0.0.1:PORT/mcp` on a free loopback port, until the test's
+/// runtime stops; the URL.
+pub async fn serve_loopback<R: toolgroup::Registry>(
+    service: toolgroup_mcp::McpHttpService<R>,
+) -> String {
+    let app = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    format!("http://{addr}/mcp")
+}
+
+/// Stateless Streamable HTTP answered as JSON: each POST stands alone.
+pub fn stateless() -> rmcp::transport::StreamableHttpServerConfig {
+    rmcp::transport::StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(true)
+}
+
 /// An example binary of this workspace, built on demand (`cargo build ... --example NAME`).
 pub fn example(args: &[&str], name: &str) -> std::path::PathBuf {
     let status = std::process::Command::new(env!("CARGO"))
