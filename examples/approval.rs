@@ -5,7 +5,7 @@
 //! ```
 //!
 //! The toolkit's policy is [`RequireApproval`]: tools marked `destructive` (and the tools named
-//! with `.tool(...)`) ask the application's [`Approver`] first. The approver here answers from
+//! with `.tool(...)`) ask the application's approver (a [`Policy`]) first. The approver here answers from
 //! a script and takes too long once; a real one would ask its user interface. A refusal or a
 //! timeout reaches the model as an error result with the reason, and the tool does not run.
 //! The per-call data (who asks) reaches both the approver and the tools.
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use toolgroup::prelude::*;
 use toolgroup::{
-    BoxFuture, policy::Approver, policy::Decision, policy::PolicyRequest, policy::RequireApproval,
+    BoxFuture, policy::Decision, policy::Policy, policy::PolicyRequest, policy::RequireApproval,
 };
 
 /// Who the agent acts for (per-call data).
@@ -58,11 +58,11 @@ enum Answer {
 /// Answers approval requests from a script, printing each question.
 struct ScriptedHuman {
     answers: Mutex<VecDeque<Answer>>,
-    log: Mutex<Vec<String>>,
+    log: std::sync::Arc<Mutex<Vec<String>>>,
 }
 
-impl Approver for ScriptedHuman {
-    fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+impl Policy for ScriptedHuman {
+    fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
         Box::pin(async move {
             let who = request.extension::<User>().map_or("someone", |u| u.0);
             self.log.lock().unwrap().push(format!(
@@ -90,11 +90,11 @@ pub async fn run() -> String {
             Answer::No("keep that one"),
             Answer::Late,
         ])),
-        log: Mutex::new(Vec::new()),
+        log: std::sync::Arc::default(),
     };
-    let human = std::sync::Arc::new(human);
+    let log = human.log.clone();
     let toolkit = Toolkit::new(Assistant { files: Files })
-        .with_policy(RequireApproval::new(human.clone()).timeout(Duration::from_millis(200)));
+        .with_policy(RequireApproval::new(human).timeout(Duration::from_millis(200)));
     let mut session = toolkit.session();
     let cx = CallContext::new().with_extension(User("ada"));
 
@@ -107,7 +107,7 @@ pub async fn run() -> String {
     ] {
         out.push(format!("model calls {name} {arguments}"));
         let result = toolkit.call_with(&mut session, name, arguments, &cx).await;
-        out.append(&mut human.log.lock().unwrap());
+        out.append(&mut log.lock().unwrap());
         let status = if result.is_error { "error" } else { "ok" };
         out.push(format!("  {status}: {}", result.text_joined()));
     }

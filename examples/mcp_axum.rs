@@ -43,7 +43,7 @@ async fn main() -> std::io::Result<()> {
         notes: Notes,
         web: Web,
     });
-    let server = McpServer::new(toolkit, Mode::Gated)
+    let server = McpServer::new(toolkit, Mode::Mask)
         // Stateless requests keep their active groups per user (here a header set by your
         // auth proxy); without a key, `reset_tools` is refused and nothing is saved.
         .with_key(|parts| {

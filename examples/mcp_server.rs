@@ -2,10 +2,10 @@
 //! answers with a PNG image (an MCP `image` content block).
 //!
 //! ```text
-//! cargo run --example mcp_server --features mcp -- --transport stdio --mode gated
+//! cargo run --example mcp_server --features mcp -- --transport stdio --mode mask
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode selected --groups web_search
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode selected --groups charts
-//! cargo run --example mcp_server --features mcp -- --transport http --mode dynamic --listen 127.0.0.1:8000
+//! cargo run --example mcp_server --features mcp -- --transport http --mode list --listen 127.0.0.1:8000
 //! ```
 //!
 //! Over HTTP the endpoint is `/mcp`; in selected mode its groups come from the URL
@@ -24,15 +24,15 @@ use toolgroup::Session;
 use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;
 use toolgroup::mcp::{McpServer, Mode};
 
-const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|gated|dynamic [--groups a,b] [--listen 127.0.0.1:PORT]
+const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT]
 
 Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on) and the
 group `charts` (`bar_chart` answers with a PNG image) over MCP.
   --transport  stdio (default) or http (Streamable HTTP at /mcp)
   --mode       selected: the groups are chosen at connect time (--groups on stdio, ?groups= in the URL over HTTP)
-               gated (default): every tool listed; reset_tools switches groups, inactive calls are refused
-               dynamic: the list follows reset_tools, with notifications/tools/list_changed
-  --groups     stdio: the chosen groups (selected) or the starting active groups (gated, dynamic)
+               mask (default): every tool listed; reset_tools switches groups, inactive calls are refused
+               list: the list follows reset_tools, with notifications/tools/list_changed
+  --groups     stdio: the chosen groups (selected) or the starting active groups (mask, list)
   --listen     http: the address to listen on (default 127.0.0.1:8000)
 Over stateless HTTP the active groups are kept per `x-user-id` header value.";
 
@@ -46,7 +46,7 @@ struct Options {
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut options = Options {
         http: false,
-        mode: Mode::Gated,
+        mode: Mode::Mask,
         groups: None,
         listen: "127.0.0.1:8000".to_owned(),
     };
@@ -62,7 +62,11 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                     ));
                 }
             },
-            "--mode" => options.mode = value("--mode")?.parse()?,
+            "--mode" => {
+                options.mode = value("--mode")?
+                    .parse()
+                    .map_err(|e: toolgroup::mcp::UnknownMode| e.to_string())?
+            }
             "--groups" => options.groups = Some(value("--groups")?),
             "--listen" => options.listen = value("--listen")?,
             "-h" | "--help" => return Err(String::new()),
@@ -116,14 +120,13 @@ async fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let groups: Session<charts::Analyst> =
-        match server.parse_groups(options.groups.as_deref().unwrap_or("")) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("error: --groups: {e}");
-                return ExitCode::from(2);
-            }
-        };
+    let groups: Session<charts::Analyst> = match options.groups.as_deref().unwrap_or("").parse() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: --groups: {e}");
+            return ExitCode::from(2);
+        }
+    };
     match server.serve_stdio(groups).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

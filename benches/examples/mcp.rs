@@ -146,7 +146,7 @@ async fn main() {
     );
 
     let (toolkit, session) = ours_call_setup();
-    let server = McpServer::new(toolkit, Mode::Gated);
+    let server = McpServer::new(toolkit, Mode::Mask);
 
     // In-memory byte stream: the stdio transport's framing.
     let ours = stream_client(server.handler_with(session)).await;
@@ -162,7 +162,7 @@ async fn main() {
     .await;
 
     // Streamable HTTP on loopback, stateless. The group is chosen in the URL (selected mode),
-    // as gated mode would need a store lookup per call for stateless clients.
+    // as mask mode would need a store lookup per call for stateless clients.
     let selected = McpServer::new(ours_call_setup().0, Mode::Selected);
     let ours_url = serve(selected.router("/mcp", stateless())).await;
     let rmcp_service: StreamableHttpService<RmcpCalc, _> = StreamableHttpService::new(

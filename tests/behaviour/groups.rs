@@ -42,7 +42,7 @@ fn group_enum() {
     let err = "web_serch".parse::<AgentGroup>().unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown group `web_serch` (did you mean `web_search`?); the groups are `web_search`, `scraping`, `database`"
+        "unknown group `web_serch` (did you mean `web_search`?). The groups are `web_search`, `scraping`, `database`"
     );
 }
 

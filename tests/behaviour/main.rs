@@ -22,6 +22,7 @@ mod groups;
 mod hygiene;
 mod key_order;
 mod middleware;
+mod outcomes;
 mod quickstart;
 mod skills;
 mod tools;

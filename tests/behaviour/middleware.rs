@@ -6,9 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
+use toolgroup::CallOutcome;
 use toolgroup::context::CancellationToken;
 use toolgroup::middleware::{
-    AuditLayer, AuditRecord, CallOutcome, IdempotentCacheLayer, MaxResultSizeLayer,
+    AuditLayer, AuditRecord, IdempotentCacheLayer, MaxResultSizeLayer, ToolResponse,
 };
 use toolgroup::policy::{Decision, PolicyRequest};
 use toolgroup::prelude::*;
@@ -196,10 +197,8 @@ fn audited(log: &Arc<Mutex<Vec<AuditRecord>>>) -> Toolkit<Kit> {
         "set_theme" => Decision::deny("themes are fixed"),
         _ => Decision::Allow,
     })
-    // Added first, so innermost among the layers: it still records every call.
-    .layer(AuditLayer::new(move |r: &AuditRecord| {
-        sink.lock().unwrap().push(r.clone())
-    }))
+    // The toolkit's own audit: it records every call, whatever the layers.
+    .with_audit(move |r: &AuditRecord| sink.lock().unwrap().push(r.clone()))
     .layer(MaxResultSizeLayer::new(1000))
 }
 
@@ -264,7 +263,7 @@ async fn a_panicking_audit_sink_changes_no_result() {
         web: Web,
         files: Files,
     })
-    .layer(AuditLayer::new(|_: &AuditRecord| panic!("the log is full")));
+    .with_audit(|_: &AuditRecord| panic!("the log is full"));
     let mut s = kit.session();
     let r = kit.call(&mut s, "lookup", r#"{"word": "cat"}"#).await;
     assert_eq!(r.text_joined(), "cat: a word");
@@ -297,7 +296,8 @@ async fn an_audit_nested_in_a_tower_stack_records_the_calls_that_reach_it() {
         seen,
         [
             ("lookup", CallOutcome::Ok),
-            ("lookup", CallOutcome::ToolError)
+            // The outcome travels in the result: a nested audit tells bad arguments too.
+            ("lookup", CallOutcome::InvalidArguments)
         ]
     );
 }
@@ -312,12 +312,14 @@ async fn the_audit_tells_a_layer_s_answer_from_the_tool_s() {
         files: Files,
     })
     // Turns every `accents` answer into an error after the tool ran.
-    .layer(tower::util::MapResponseLayer::new(|r: CallResult| {
-        if r.text_joined().starts_with('é') {
-            CallResult::error("held back by a layer")
-        } else {
-            r
-        }
+    .layer(tower::util::MapResponseLayer::new(|r: ToolResponse| {
+        r.map_result(|r| {
+            if r.text_joined().starts_with('é') {
+                CallResult::error("held back by a layer")
+            } else {
+                r
+            }
+        })
     }))
     .layer(IdempotentCacheLayer::new(10, Duration::from_secs(60)))
     .layer(AuditLayer::new(move |r: &AuditRecord| {

@@ -3,7 +3,7 @@
 usage: python elicitation.py URL
 
 URL is a Streamable HTTP endpoint (`cargo test -p toolgroup-mcp --test elicitation` starts
-one, gated, with legacy sessions on) serving a destructive `delete_file {"path"}` tool behind
+one, mask, with legacy sessions on) serving a destructive `delete_file {"path"}` tool behind
 `RequireApproval::new(ElicitationApprover::new())` and a read-only `was_deleted {"path"}`.
 On legacy (2025-11-25) sessions: with an `elicitation_callback` that accepts with
 `approve: true`, the tool runs; with one that declines, the call is an error result with the

@@ -3,7 +3,7 @@
 usage: python interop.py PATH/TO/interop_server PATH/TO/mcp_server
 
 Over stdio and over Streamable HTTP: list tools, call one, call `reset_tools`, see a call to an
-inactive group refused, receive `notifications/tools/list_changed` in dynamic mode, cancel a
+inactive group refused, receive `notifications/tools/list_changed` in list mode, cancel a
 running call, and see unknown groups refused in selected mode. Then the `mcp_server` example
 (built with the `mcp` feature): its `bar_chart` tool answers with an `image` content block, a
 PNG checked chunk by chunk (CRC-32) and through zlib (Adler-32). Prints one line per check and
@@ -78,7 +78,7 @@ def http(url, user):
     return streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"x-user-id": user}))
 
 
-async def gated(label, target, mode):
+async def mask(label, target, mode):
     async with Client(target, mode=mode) as client:
         expected = "2026-07-28" if mode == "auto" else None
         check(f"{label}: protocol version", expected is None or client.protocol_version == expected,
@@ -152,7 +152,7 @@ async def cancel(label, client):
     check(f"{label}: cancelling the call stops the tool", cancelled and "result" not in outcome, stats)
 
 
-async def dynamic(label, target):
+async def listing(label, target):
     changed = anyio.Event()
 
     async def on_message(message):
@@ -234,15 +234,15 @@ async def chart(label, client):
 
 async def example():
     """The `mcp_server` example: the chart tool's image over stdio and HTTP."""
-    gated_example = StdioServerParameters(command=EXAMPLE, args=["--transport", "stdio", "--mode", "gated"])
+    gated_example = StdioServerParameters(command=EXAMPLE, args=["--transport", "stdio", "--mode", "mask"])
     async with Client(gated_example, mode="auto") as client:
-        check("example stdio gated: bar_chart is listed", "bar_chart" in await names(client), await names(client))
+        check("example stdio mask: bar_chart is listed", "bar_chart" in await names(client), await names(client))
         r = await client.call_tool("bar_chart", {"values": [1]})
-        check("example stdio gated: bar_chart is refused while charts is off",
+        check("example stdio mask: bar_chart is refused while charts is off",
               r.is_error and "group `charts`" in text(r), text(r))
         r = await client.call_tool("reset_tools", {"web_search": False, "scraping": False, "charts": True})
-        check("example stdio gated: reset_tools switches charts on", not r.is_error, text(r))
-        await chart("example stdio gated", client)
+        check("example stdio mask: reset_tools switches charts on", not r.is_error, text(r))
+        await chart("example stdio mask", client)
     selected_example = StdioServerParameters(
         command=EXAMPLE, args=["--transport", "stdio", "--mode", "selected", "--groups", "charts"])
     async with Client(selected_example, mode="legacy") as client:
@@ -259,9 +259,9 @@ async def example():
 
 async def main():
     # stdio
-    await gated("stdio gated (2026-07-28)", stdio("gated"), "auto")
-    await gated("stdio gated (legacy)", stdio("gated"), "legacy")
-    await dynamic("stdio dynamic", stdio("dynamic"))
+    await mask("stdio mask (2026-07-28)", stdio("mask"), "auto")
+    await mask("stdio mask (legacy)", stdio("mask"), "legacy")
+    await listing("stdio list", stdio("list"))
     await selected("stdio selected", stdio("selected", "web_search"))
     bad = subprocess.run([SERVER, "selected", "stdio", "web_serch,scrapin"], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=30)
@@ -270,17 +270,17 @@ async def main():
           (bad.returncode, bad.stderr))
 
     # HTTP
-    for mode in ["gated", "dynamic", "selected"]:
+    for mode in ["mask", "list", "selected"]:
         server = HttpServer(mode)
         try:
-            if mode == "gated":
-                await gated("http gated (2026-07-28, stateless, per user)", http(server.url, "py-1"), "auto")
-                await gated("http gated (legacy session)", http(server.url, "py-2"), "legacy")
+            if mode == "mask":
+                await mask("http mask (2026-07-28, stateless, per user)", http(server.url, "py-1"), "auto")
+                await mask("http mask (legacy session)", http(server.url, "py-2"), "legacy")
                 async with Client(http(server.url, "py-5"), mode="auto") as client:
                     r = await client.call_tool("whoami", {})
                     check("http: the HTTP request reaches the tool", text(r) == "py-5", text(r))
-            elif mode == "dynamic":
-                await dynamic("http dynamic (legacy session)", http(server.url, "py-3"))
+            elif mode == "list":
+                await listing("http list (legacy session)", http(server.url, "py-3"))
             else:
                 await selected("http selected", http(server.url + "?groups=web_search", "py-4"))
                 request = urllib.request.Request(

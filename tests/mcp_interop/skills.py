@@ -138,17 +138,17 @@ async def skills(label, target, mode, groups_active):
 
 async def main():
     for mode in ["legacy", "auto"]:
-        for server_mode, groups in [("gated", ""), ("dynamic", ""), ("selected", ""), ("selected", "docs")]:
+        for server_mode, groups in [("mask", ""), ("list", ""), ("selected", ""), ("selected", "docs")]:
             target = StdioServerParameters(command=SERVER, args=["--skills", server_mode, "stdio", groups])
             await skills(f"stdio {server_mode} [{groups}] {mode}", target, mode, groups or "none")
-    process = subprocess.Popen([SERVER, "--skills", "gated", "http", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([SERVER, "--skills", "mask", "http", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True)
     try:
         line = process.stderr.readline()
         if "http://" not in line:
             raise RuntimeError(f"the server did not start: {line!r}")
         url = line[line.index("http://"):].strip()
         for mode in ["legacy", "auto"]:
-            await skills(f"http gated {mode}", streamable_http_client(url), mode, "none")
+            await skills(f"http mask {mode}", streamable_http_client(url), mode, "none")
     finally:
         process.terminate()
         process.wait(timeout=10)

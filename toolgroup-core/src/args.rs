@@ -364,4 +364,5 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
 /// The error result of arguments that do not parse: the tool did not run.
 pub(crate) fn invalid_arguments(tool: &str, error: &impl std::fmt::Display) -> CallResult {
     CallResult::error(format!("`{tool}` was not run: {error}"))
+        .labelled(crate::result::CallOutcome::InvalidArguments)
 }

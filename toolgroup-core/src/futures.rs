@@ -7,8 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// A boxed, `Send` future: what [`Policy`](crate::policy::Policy),
-/// [`Approver`](crate::policy::Approver) and the other trait objects of the runtime return, so
+/// A boxed, `Send` future: what [`Policy`](crate::policy::Policy) and the other trait objects of the runtime return, so
 /// they can be stored as trait objects. Write `Box::pin(async move { ... })`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 

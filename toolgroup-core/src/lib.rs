@@ -55,10 +55,10 @@ pub use group::ToolGroup;
 pub use meta::ToolDefinition;
 pub use output::IntoCallResult;
 pub use registry::Registry;
-pub use result::{Audio, CallResult, Content, Image};
+pub use result::{Audio, CallOutcome, CallResult, Content, Image};
 pub use session::Session;
 pub use tool::Tool;
-pub use toolkit::{ToolCall, Toolkit};
+pub use toolkit::{Resolved, ToolCall, ToolKind, Toolkit};
 
 /// Items used by generated code. Not public API: may change in any release.
 #[doc(hidden)]

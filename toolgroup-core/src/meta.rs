@@ -14,6 +14,14 @@ use crate::skill::SkillInfo;
 /// its messages are worded like the runtime's const checks, and `tests/ui` covers both.
 pub const RESET_TOOLS: &str = "reset_tools";
 
+/// The builtin tools' names: `reset_tools` and the skill tools (`Skill`, `read_skill_file`).
+/// No tool may use them; a tool found at run time under one of them is hidden.
+pub const BUILTIN_TOOLS: [&str; 3] = [
+    RESET_TOOLS,
+    crate::skill::SKILL_TOOL,
+    crate::skill::READ_SKILL_FILE,
+];
+
 /// The meta tool's description.
 pub const RESET_TOOLS_DESCRIPTION: &str = "Choose which tool groups are active. Give every group's final state: true to make it active, false to make it inactive (a group left out becomes inactive). Only the tools of active groups are available; the answer lists what changed and the instructions of newly activated groups.";
 

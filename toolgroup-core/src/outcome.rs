@@ -1,11 +1,13 @@
 //! How a call ended: the tag of every result the toolkit answers with.
 
-/// How a call ended, as [`AuditRecord::outcome`](crate::middleware::AuditRecord::outcome) says (and the `outcome` field of the
-/// `tool_call` tracing span, with the same words).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// How a call ended: [`CallResult::outcome`](crate::CallResult::outcome),
+/// [`AuditRecord::outcome`](crate::middleware::AuditRecord::outcome) and the `outcome` field of
+/// the `tool_call` tracing span say it with the same words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum CallOutcome {
     /// The tool ran and answered (`reset_tools`: the new state was applied).
+    #[default]
     Ok,
     /// The tool ran and answered with an error result.
     ToolError,

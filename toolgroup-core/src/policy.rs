@@ -111,21 +111,11 @@ where
     }
 }
 
-/// Answers approval requests: a human in a UI, a chat message, a ticket. See
-/// [`RequireApproval`].
-pub trait Approver: Send + Sync + 'static {
-    /// Approve ([`Decision::Allow`]) or refuse the call, with a reason the model reads.
-    fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision>;
-}
-
-impl<A: Approver> Approver for std::sync::Arc<A> {
-    fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
-        (**self).approve(request)
-    }
-}
-
-/// A [`Policy`] that asks an [`Approver`] before running tools marked `destructive` (and any
-/// tools named with [`tool`](Self::tool)); every other call is allowed at once.
+/// A [`Policy`] that asks another policy, the approver (a human in a UI, a chat message, a
+/// ticket), before running tools marked `destructive` (and any tools named with
+/// [`tool`](Self::tool)); every other call is allowed at once. Allowing or denying is one idea
+/// with one trait: an approver is a [`Policy`] that is asked only about the calls that need
+/// approval.
 ///
 /// A refusal, or no answer within the [`timeout`](Self::timeout), reaches the model as an
 /// error result with the reason; the tool does not run.
@@ -133,13 +123,13 @@ impl<A: Approver> Approver for std::sync::Arc<A> {
 /// ```
 /// use std::time::Duration;
 /// use toolgroup::BoxFuture;
-/// use toolgroup::policy::{Approver, Decision, PolicyRequest, RequireApproval};
+/// use toolgroup::policy::{Decision, Policy, PolicyRequest, RequireApproval};
 ///
 /// /// Asks on the terminal (a real application would ask its user interface).
 /// struct Ask;
 ///
-/// impl Approver for Ask {
-///     fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+/// impl Policy for Ask {
+///     fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
 ///         Box::pin(async move {
 ///             println!("allow `{}`? (assuming no)", request.tool);
 ///             Decision::deny("the user said no")
@@ -159,7 +149,7 @@ pub struct RequireApproval<A> {
     timeout: Option<Duration>,
 }
 
-impl<A: Approver> RequireApproval<A> {
+impl<A: Policy> RequireApproval<A> {
     /// Ask `approver` before every tool whose annotations say `destructive`.
     pub fn new(approver: A) -> Self {
         RequireApproval {
@@ -200,12 +190,12 @@ impl<A: Approver> RequireApproval<A> {
     }
 }
 
-impl<A: Approver> Policy for RequireApproval<A> {
+impl<A: Policy> Policy for RequireApproval<A> {
     fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
         if !self.needs_approval(request) {
             return Box::pin(std::future::ready(Decision::Allow));
         }
-        let answer = self.approver.approve(request);
+        let answer = self.approver.check(request);
         match self.timeout {
             None => Box::pin(async move {
                 match answer.await {

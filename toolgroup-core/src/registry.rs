@@ -105,12 +105,15 @@ pub(crate) fn set_bit(bits: &mut [u64], slot: usize, on: bool) {
     }
 }
 
-/// Parsing a group name that is not a switchable group of the toolkit.
+/// Group names that are not switchable groups of the toolkit: what parsing a group
+/// ([`GroupId`]'s `FromStr`), restoring a session ([`Session::restore`](crate::Session::restore),
+/// its `Deserialize` and `FromStr`) and the MCP server's group selection refuse, every unknown
+/// name at once, each with a did-you-mean.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct UnknownGroup {
-    /// The name given.
-    pub name: String,
+    /// The unknown names, in the order given.
+    pub unknown: Vec<String>,
     /// The toolkit's switchable groups.
     pub known: Vec<&'static str>,
 }
@@ -123,21 +126,31 @@ impl UnknownGroup {
             .copied()
             .find(|g| g.name() == s)
             .ok_or_else(|| UnknownGroup {
-                name: s.to_owned(),
+                unknown: vec![s.to_owned()],
                 known: G::ALL.iter().map(|g| g.name()).collect(),
             })
+    }
+
+    /// The closest real group to the unknown name `name`, if it looks like a typo of one.
+    pub fn suggestion(&self, name: &str) -> Option<&'static str> {
+        crate::suggest::did_you_mean(name, self.known.iter().copied())
     }
 }
 
 impl std::fmt::Display for UnknownGroup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown group `{}`", crate::echo::echo(&self.name, 64))?;
-        if let Some(s) = crate::suggest::did_you_mean(&self.name, self.known.iter().copied()) {
-            write!(f, " (did you mean `{s}`?)")?;
+        for (i, name) in self.unknown.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "unknown group `{}`", crate::echo::echo(name, 64))?;
+            if let Some(s) = self.suggestion(name) {
+                write!(f, " (did you mean `{s}`?)")?;
+            }
         }
         write!(
             f,
-            "; the groups are {}",
+            ". The groups are {}",
             crate::suggest::list_names(self.known.iter().copied())
         )
     }

@@ -449,7 +449,11 @@ impl Audio {
 /// a timeout, a refused `reset_tools`) is a `CallResult` with `is_error == true`, never a panic
 /// or an `Err` that would end the conversation. It serialises (and deserialises) as MCP's
 /// `CallToolResult` (`content`, `structuredContent`, `isError`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// [`outcome`](Self::outcome) tells how the call ended (a timeout, a denial, an unknown tool...)
+/// without parsing the text. It is not serialised, and equality ignores it: two results are
+/// equal when the model reads the same thing.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CallResult {
@@ -462,6 +466,18 @@ pub struct CallResult {
     /// Whether the call failed.
     #[serde(default)]
     pub is_error: bool,
+    /// How the call ended, as the toolkit answered it; reconciled with `is_error` by
+    /// [`outcome`](Self::outcome). A one-byte field in what would be padding after `is_error`.
+    #[serde(skip)]
+    outcome: CallOutcome,
+}
+
+impl PartialEq for CallResult {
+    fn eq(&self, other: &Self) -> bool {
+        self.is_error == other.is_error
+            && self.content == other.content
+            && self.structured_content == other.structured_content
+    }
 }
 
 impl CallResult {
@@ -477,16 +493,49 @@ impl CallResult {
             content,
             structured_content: None,
             is_error: false,
+            outcome: CallOutcome::Ok,
         }
     }
 
-    /// An error result with the given text.
+    /// An error result with the given text (a tool's own error: [`CallOutcome::ToolError`]).
     pub fn error(text: impl Into<String>) -> Self {
         CallResult {
             content: vec![Content::text(text)],
             structured_content: None,
             is_error: true,
+            outcome: CallOutcome::ToolError,
         }
+    }
+
+    /// How the call ended: [`CallOutcome::Ok`], the tool's own error, or why the tool did not
+    /// run or did not finish (invalid arguments, an unknown tool, an inactive group, a denial,
+    /// a timeout, a cancellation, a panic...), so retry and metrics code can `match` on it.
+    ///
+    /// The outcome follows [`is_error`](Self::is_error): a result a layer turned into an error
+    /// is a [`ToolError`](CallOutcome::ToolError), and one it turned into a success is
+    /// [`Ok`](CallOutcome::Ok). A deserialised result has one of those two.
+    #[inline]
+    pub fn outcome(&self) -> CallOutcome {
+        match (self.outcome, self.is_error) {
+            (CallOutcome::Ok, true) => CallOutcome::ToolError,
+            (_, false) => CallOutcome::Ok,
+            (outcome, true) => outcome,
+        }
+    }
+
+    /// The result as an error (of the tool's own, until [`labelled`](Self::labelled)).
+    #[inline]
+    pub(crate) fn into_error(mut self) -> Self {
+        self.is_error = true;
+        self.outcome = CallOutcome::ToolError;
+        self
+    }
+
+    /// The result with the toolkit's outcome label.
+    #[inline]
+    pub(crate) fn labelled(mut self, outcome: CallOutcome) -> Self {
+        self.outcome = outcome;
+        self
     }
 
     /// A successful result carrying a structured value and its JSON text.
@@ -501,6 +550,7 @@ impl CallResult {
                     content: vec![Content::text(text)],
                     structured_content: Some(value),
                     is_error: false,
+                    outcome: CallOutcome::Ok,
                 }
             }
             Err(e) => CallResult::error(format!("the tool's result could not be serialised: {e}")),

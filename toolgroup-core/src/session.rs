@@ -7,15 +7,20 @@ use std::marker::PhantomData;
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-use crate::echo::echo;
-use crate::registry::{GroupId, Registry, bit, set_bit};
-use crate::suggest::{did_you_mean, list_names};
+use crate::registry::{GroupId, Registry, UnknownGroup, bit, set_bit};
 
 /// Which switchable groups are active in one conversation.
 ///
 /// A session is a small `Copy` bit set, separate from the toolkit: one `Toolkit` (shared behind
 /// an `Arc`) serves any number of sessions. A new session has no switchable group active; the
 /// basic group is always active. It serialises as the list of active group names.
+///
+/// A session is its active groups: equality, hashing, `Debug` and serialisation see only them,
+/// so `from_value(to_value(s)) == s`. Beside them it remembers which skills it loaded (so a
+/// second `Skill` call of the same skill answers briefly, and
+/// [`Toolkit::is_skill_loaded`](crate::Toolkit::is_skill_loaded) can tell); those marks live in
+/// memory only: a restored session has loaded no skill, and loading one again gives its
+/// instructions again.
 pub struct Session<R: Registry> {
     bits: R::Bits,
     _registry: PhantomData<fn() -> R>,
@@ -83,6 +88,20 @@ impl<R: Registry> Session<R> {
         self.set_groups(R::reset_to_bits(&reset));
     }
 
+    /// Take the state a call left (`reset_tools`, a skill load): the one way a new state
+    /// reaches a session.
+    #[inline]
+    pub(crate) fn apply(&mut self, state: R::Bits) {
+        self.bits = state;
+    }
+
+    /// The bits of the groups alone, the skills' loaded marks cleared.
+    fn group_bits(&self) -> R::Bits {
+        let mut only = Self::new();
+        only.set_groups(self.bits);
+        only.bits
+    }
+
     /// The group bits of `groups`, the bits after them (skills' loaded marks) unchanged.
     fn set_groups(&mut self, groups: R::Bits) {
         let switch = R::SWITCHABLE.len();
@@ -138,13 +157,15 @@ impl<R: Registry> Session<R> {
     /// Restore a session from group names (as saved by serialising one).
     ///
     /// Fails, naming every unknown name, if a name is not a switchable group of this toolkit
-    /// (for example, after a group was renamed). See [`restore_lenient`](Self::restore_lenient).
-    pub fn restore<'n>(names: impl IntoIterator<Item = &'n str>) -> Result<Self, RestoreError> {
+    /// (for example, after a group was renamed); use [`restore_lenient`](Self::restore_lenient)
+    /// to drop unknown names instead. For a comma-separated list (a command-line flag), parse
+    /// it: `"web_search, files".parse::<Session<_>>()`.
+    pub fn restore<'n>(names: impl IntoIterator<Item = &'n str>) -> Result<Self, UnknownGroup> {
         let (session, unknown) = Self::restore_lenient(names);
         if unknown.is_empty() {
             Ok(session)
         } else {
-            Err(RestoreError {
+            Err(UnknownGroup {
                 unknown,
                 known: R::Group::ALL.iter().map(|g| g.name()).collect(),
             })
@@ -179,9 +200,10 @@ impl<R: Registry> Clone for Session<R> {
 
 impl<R: Registry> Copy for Session<R> {}
 
+/// Compares the active groups (not which skills were loaded: see the type's docs).
 impl<R: Registry> PartialEq for Session<R> {
     fn eq(&self, other: &Self) -> bool {
-        self.bits == other.bits
+        self.group_bits() == other.group_bits()
     }
 }
 
@@ -189,7 +211,7 @@ impl<R: Registry> Eq for Session<R> {}
 
 impl<R: Registry> Hash for Session<R> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.bits.hash(state);
+        self.group_bits().hash(state);
     }
 }
 
@@ -230,34 +252,16 @@ impl<'de, R: Registry> Deserialize<'de> for Session<R> {
     }
 }
 
-/// Restoring a session named groups this toolkit does not have.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RestoreError {
-    /// The names that are not switchable groups of the toolkit.
-    pub unknown: Vec<String>,
-    /// The toolkit's switchable groups.
-    pub known: Vec<&'static str>,
-}
+/// A comma-separated list of group names (`"web_search, files"`), each trimmed, empty items
+/// skipped: what a command-line flag or a URL gives. Every unknown name is refused at once.
+impl<R: Registry> std::str::FromStr for Session<R> {
+    type Err = UnknownGroup;
 
-impl fmt::Display for RestoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot restore the session: ")?;
-        for (i, name) in self.unknown.iter().enumerate() {
-            if i > 0 {
-                write!(f, "; ")?;
-            }
-            write!(f, "unknown group `{}`", echo(name, 80))?;
-            if let Some(s) = did_you_mean(name, self.known.iter().copied()) {
-                write!(f, " (did you mean `{s}`?)")?;
-            }
-        }
-        write!(
-            f,
-            ". The toolkit's groups are {}; use `Session::restore_lenient` to drop unknown names",
-            list_names(self.known.iter().copied())
+    fn from_str(list: &str) -> Result<Self, UnknownGroup> {
+        Self::restore(
+            list.split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty()),
         )
     }
 }
-
-impl std::error::Error for RestoreError {}

@@ -1,18 +1,18 @@
 //! A server for the official MCP conformance suite (npm `@modelcontextprotocol/conformance`),
 //! built with toolgroup's public API only: the tools its server scenarios call, by the names
 //! and with the results they expect, served over Streamable HTTP. `.ci/conformance` runs the
-//! suite against it in gated and in selected mode.
+//! suite against it in mask and in selected mode.
 //!
 //! ```text
-//! conformance_server MODE [ADDRESS]   # MODE: gated, selected or dynamic
+//! conformance_server MODE [ADDRESS]   # MODE: mask, selected or list
 //! ```
 //!
 //! It listens on `ADDRESS` (default `127.0.0.1:0`, a free loopback port) and prints
 //! `listening on http://ADDRESS/mcp` on stderr once it accepts connections.
 //!
 //! The suite's tools are basic tools (always active): every scenario opens a new connection,
-//! and a fresh connection of a gated server has no switchable group on. The `clock` group is
-//! switchable, so the gated list starts with `reset_tools`; in selected mode choose it with
+//! and a fresh connection of a mask server has no switchable group on. The `clock` group is
+//! switchable, so the mask list starts with `reset_tools`; in selected mode choose it with
 //! `/mcp?groups=clock`.
 //!
 //! Not offered: `test_sampling`, `test_elicitation` and the elicitation scenarios' tools (a
@@ -195,7 +195,7 @@ struct Kit {
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(mode) = args.first() else {
-        eprintln!("usage: conformance_server gated|selected|dynamic [ADDRESS]");
+        eprintln!("usage: conformance_server mask|selected|list [ADDRESS]");
         return ExitCode::from(2);
     };
     let mode: Mode = match mode.parse() {

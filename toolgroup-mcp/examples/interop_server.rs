@@ -31,7 +31,7 @@ async fn main() -> ExitCode {
     }
     let (Some(mode), Some(_)) = (args.first(), args.get(1)) else {
         eprintln!(
-            "usage: interop_server [--skills] selected|gated|dynamic stdio|http [GROUPS|ADDRESS]"
+            "usage: interop_server [--skills] selected|mask|list stdio|http [GROUPS|ADDRESS]"
         );
         return ExitCode::from(2);
     };
@@ -60,7 +60,8 @@ async fn run<R: Registry>(server: McpServer<R>, args: &[String]) -> ExitCode {
     });
     match args[1].as_str() {
         "stdio" => {
-            let groups = match server.parse_groups(args.get(2).map_or("", String::as_str)) {
+            let groups: toolgroup::Session<_> = match args.get(2).map_or("", String::as_str).parse()
+            {
                 Ok(g) => g,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -11,7 +11,7 @@ use rmcp::service::{PeerRequestOptions, RequestContext};
 use rmcp::{Peer, RoleServer};
 use toolgroup_core::BoxFuture;
 use toolgroup_core::args::Arguments;
-use toolgroup_core::policy::{Approver, Decision, PolicyRequest};
+use toolgroup_core::policy::{Decision, Policy, PolicyRequest};
 
 /// The MCP client of the request a call serves: per-call data the handler attaches to every
 /// `tools/call`, so an approver can ask that client's user.
@@ -42,7 +42,7 @@ impl RequestClient {
     }
 }
 
-/// An [`Approver`] that asks the user through the MCP client: an `elicitation/create` request
+/// A [`Policy`] that asks the user through the MCP client: an `elicitation/create` request
 /// with a yes/no form, so a tool served over MCP that needs approval waits for the user's
 /// answer.
 ///
@@ -74,7 +74,7 @@ impl RequestClient {
 /// let toolkit = Toolkit::new(Kit { files: Files }).with_policy(
 ///     RequireApproval::new(ElicitationApprover::new()).timeout(Duration::from_secs(300)),
 /// );
-/// let server = McpServer::new(toolkit, Mode::Gated);
+/// let server = McpServer::new(toolkit, Mode::Mask);
 /// // server.serve_stdio(...) or server.serve_http(...): a `delete_file` call now waits
 /// // for the user's yes.
 /// # let _ = server;
@@ -237,8 +237,8 @@ async fn ask(client: &RequestClient, request: &PolicyRequest<'_>) -> Decision {
     }
 }
 
-impl Approver for ElicitationApprover {
-    fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+impl Policy for ElicitationApprover {
+    fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
         Box::pin(async move {
             match request.extension::<RequestClient>() {
                 Some(client) => ask(client, request).await,

@@ -3,31 +3,38 @@
 use std::fmt;
 
 use serde_json::Value;
-use toolgroup_core::{Registry, Session, registry::GroupId};
+use toolgroup_core::registry::UnknownGroup;
+use toolgroup_core::{Registry, Session};
 
 use crate::{did_you_mean, echo};
 
-/// How groups reach MCP clients. See the [crate docs](crate) for the full picture.
+/// How groups reach MCP clients, in the words of the provider delivery modes
+/// ([`toolgroup_core::provider`]). See the [crate docs](crate) for the full picture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Mode {
     /// The groups are chosen at connect time (a command-line flag, the URL); `reset_tools`
     /// is hidden.
     Selected,
-    /// Every tool is listed, always in the same order; calls to inactive groups are refused.
-    Gated,
-    /// The list follows the active set, with `notifications/tools/list_changed`; gated for
-    /// 2026-07-28 clients.
-    Dynamic,
+    /// Every tool is listed, always in the same order; calls to inactive groups are refused
+    /// (the providers' mask mode, without an allow-list, which MCP does not have).
+    Mask,
+    /// The list follows the active set, with `notifications/tools/list_changed` (the
+    /// providers' list mode); as [`Mask`](Self::Mask) for 2026-07-28 clients.
+    List,
 }
 
 impl Mode {
-    /// The mode's name as [`FromStr`](std::str::FromStr) accepts it.
+    /// Every mode.
+    pub const ALL: [Mode; 3] = [Mode::Selected, Mode::Mask, Mode::List];
+
+    /// The mode's name as [`FromStr`](std::str::FromStr) accepts it: `selected`, `mask`,
+    /// `list`.
     pub const fn name(self) -> &'static str {
         match self {
             Mode::Selected => "selected",
-            Mode::Gated => "gated",
-            Mode::Dynamic => "dynamic",
+            Mode::Mask => "mask",
+            Mode::List => "list",
         }
     }
 }
@@ -39,106 +46,62 @@ impl fmt::Display for Mode {
 }
 
 impl std::str::FromStr for Mode {
-    type Err = String;
+    type Err = UnknownMode;
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        [Mode::Selected, Mode::Gated, Mode::Dynamic]
+    fn from_str(s: &str) -> Result<Self, UnknownMode> {
+        Mode::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                format!("unknown mode `{s}`; expected one of `selected`, `gated`, `dynamic`")
-            })
+            .ok_or_else(|| UnknownMode { name: s.to_owned() })
     }
 }
 
-/// Group names that are not switchable groups of the toolkit: every problem at once, each
-/// with a did-you-mean.
+/// A mode name that is not one of [`Mode`]'s.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct GroupsError {
-    /// The unknown names, in the order given.
-    pub unknown: Vec<String>,
-    /// The toolkit's switchable groups.
-    pub known: Vec<&'static str>,
+pub struct UnknownMode {
+    /// The name given.
+    pub name: String,
 }
 
-impl GroupsError {
-    /// The closest real group to the unknown name `name`, if it looks like a typo of one.
-    pub fn suggestion(&self, name: &str) -> Option<&'static str> {
-        did_you_mean(name, self.known.iter().copied())
-    }
-
-    /// The error as the JSON body of the HTTP service's `400` answer:
-    /// `{"error": "unknown_groups", "message": ..., "unknown": [{"name", "did_you_mean"}],
-    /// "groups": [every switchable group]}`.
-    pub fn to_json(&self) -> Value {
-        let unknown: Vec<Value> = self
-            .unknown
-            .iter()
-            .map(|name| {
-                serde_json::json!({
-                    "name": echo(name, 64),
-                    "did_you_mean": self.suggestion(name),
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "error": "unknown_groups",
-            "message": self.to_string(),
-            "unknown": unknown,
-            "groups": self.known,
-        })
-    }
-}
-
-impl fmt::Display for GroupsError {
+impl fmt::Display for UnknownMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, name) in self.unknown.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "unknown group `{}`", echo(name, 64))?;
-            if let Some(s) = self.suggestion(name) {
-                write!(f, " (did you mean `{s}`?)")?;
-            }
+        write!(f, "unknown mode `{}`", echo(&self.name, 64))?;
+        if let Some(s) = did_you_mean(&self.name, Mode::ALL.iter().map(|m| m.name())) {
+            write!(f, " (did you mean `{s}`?)")?;
         }
-        f.write_str(". The groups are ")?;
-        for (i, name) in self.known.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{name}`")?;
-        }
-        if self.known.is_empty() {
-            f.write_str("none")?;
-        }
-        Ok(())
+        f.write_str("; the modes are `selected`, `mask`, `list`")
     }
 }
 
-impl std::error::Error for GroupsError {}
+impl std::error::Error for UnknownMode {}
 
+/// The JSON body of the HTTP service's `400` answer to unknown group names:
+/// `{"error": "unknown_groups", "message": ..., "unknown": [{"name", "did_you_mean"}],
+/// "groups": [every switchable group]}`.
+pub(crate) fn unknown_groups_json(error: &UnknownGroup) -> Value {
+    let unknown: Vec<Value> = error
+        .unknown
+        .iter()
+        .map(|name| {
+            serde_json::json!({
+                "name": echo(name, 64),
+                "did_you_mean": error.suggestion(name),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "error": "unknown_groups",
+        "message": error.to_string(),
+        "unknown": unknown,
+        "groups": error.known,
+    })
+}
+
+/// The session of a list of group names (a URL's `groups` parameter): each trimmed, empty
+/// items skipped, every unknown name refused at once.
 pub(crate) fn parse_groups<'a, R: Registry>(
     names: impl IntoIterator<Item = &'a str>,
-) -> Result<Session<R>, GroupsError> {
-    let mut session = Session::new();
-    let mut unknown = Vec::new();
-    for name in names {
-        let name = name.trim();
-        if name.is_empty() {
-            continue;
-        }
-        match R::Group::ALL.iter().find(|g| g.name() == name) {
-            Some(group) => session.activate(*group),
-            None => unknown.push(name.to_owned()),
-        }
-    }
-    if unknown.is_empty() {
-        Ok(session)
-    } else {
-        Err(GroupsError {
-            unknown,
-            known: R::Group::ALL.iter().map(|g| g.name()).collect(),
-        })
-    }
+) -> Result<Session<R>, UnknownGroup> {
+    Session::restore(names.into_iter().map(str::trim).filter(|n| !n.is_empty()))
 }

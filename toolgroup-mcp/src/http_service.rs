@@ -141,7 +141,7 @@ impl<R: Registry> McpHttpService<R> {
         let names = groups_param(query?)?;
         let body = if self.server.mode() == Mode::Selected {
             let error = crate::parse_groups::<R>(names.iter().map(String::as_str)).err()?;
-            error.to_json()
+            crate::groups::unknown_groups_json(&error)
         } else {
             serde_json::json!({
                 "error": "groups_not_selectable",

@@ -6,8 +6,8 @@
 //! # async fn serve<R: Registry>(toolkit: Toolkit<R>) -> Result<(), Box<dyn std::error::Error>> {
 //! use toolgroup_mcp::{McpServer, Mode};
 //!
-//! let server = McpServer::new(toolkit, Mode::Gated);
-//! server.serve_stdio(server.parse_groups("")?).await?;
+//! let server = McpServer::new(toolkit, Mode::Mask);
+//! server.serve_stdio("".parse()?).await?;
 //! # Ok(()) }
 //! ```
 //!
@@ -16,21 +16,22 @@
 //! | [`Mode`] | `tools/list` | `reset_tools` | where the active set lives |
 //! |---|---|---|---|
 //! | [`Selected`](Mode::Selected) | the basic tools and the tools of the groups chosen at connect time | hidden | nowhere: a command-line flag (stdio) or the URL (`/mcp?groups=web_search,scraping`) |
-//! | [`Gated`](Mode::Gated) | every tool, `reset_tools` first, in the toolkit's stable order; the same for every client | listed | the process (stdio), the protocol session (HTTP clients that open one), or a [`GroupStore`] under a key (stateless HTTP) |
-//! | [`Dynamic`](Mode::Dynamic) | `reset_tools`, the basic tools and the active groups' tools; `notifications/tools/list_changed` after a reset that changed the set | listed | as in gated mode |
+//! | [`Mask`](Mode::Mask) | every tool, `reset_tools` first, in the toolkit's stable order; the same for every client | listed | the process (stdio), the protocol session (HTTP clients that open one), or a [`GroupStore`] under a key (stateless HTTP) |
+//! | [`List`](Mode::List) | `reset_tools`, the basic tools and the active groups' tools; `notifications/tools/list_changed` after a reset that changed the set | listed | as in mask mode |
 //!
 //! - **Selected** works with every protocol revision and keeps no state. Unknown group
-//!   names are refused, each with a did-you-mean: [`McpServer::parse_groups`] returns a
-//!   [`GroupsError`] for the command line, and the HTTP service answers `400 Bad Request` with
+//!   names are refused, each with a did-you-mean: parsing a list into a [`Session`]
+//!   (`"web_search, files".parse()`) returns an
+//!   [`UnknownGroup`](toolgroup_core::registry::UnknownGroup) for the command line, and the HTTP service answers `400 Bad Request` with
 //!   a JSON body. The chosen groups' instructions are part of the server's `instructions`. A
 //!   call to a tool outside the chosen groups is an unknown tool.
-//! - **Gated** is what the 2026-07-28 revision allows (a `tools/list` that does not vary per
+//! - **Mask** is what the 2026-07-28 revision allows (a `tools/list` that does not vary per
 //!   connection nor as a side effect of other requests): a call to a tool of an inactive
 //!   group is not run and answers an `isError` result naming the group to switch on with
 //!   `reset_tools`. Its list carries cache hints (`ttlMs`, `cacheScope: "public"`).
-//! - **Dynamic** is for revisions up to 2025-11-25. Calls to inactive tools are still
-//!   refused (many clients never re-list). A 2026-07-28 client of a dynamic server is served
-//!   in gated mode.
+//! - **List** is for revisions up to 2025-11-25. Calls to inactive tools are still
+//!   refused (many clients never re-list). A 2026-07-28 client of a list-mode server is served
+//!   in mask mode.
 //!
 //! # Where the active set lives over HTTP
 //!
@@ -172,7 +173,7 @@ use toolgroup_core::{Registry, Session, Toolkit, registry::GroupId};
 pub use axum;
 pub use elicit::ElicitationApprover;
 pub(crate) use groups::parse_groups;
-pub use groups::{GroupsError, Mode};
+pub use groups::{Mode, UnknownMode};
 pub use handler::McpHandler;
 #[cfg(feature = "http")]
 pub use http_service::McpHttpService;
@@ -212,7 +213,7 @@ pub(crate) fn with_group_meta(tool: Tool, group: Option<&str>) -> Tool {
 pub(crate) struct Shared<R: Registry> {
     pub(crate) toolkit: Arc<Toolkit<R>>,
     pub(crate) mode: Mode,
-    pub(crate) rendered: Rendered<R>,
+    pub(crate) rendered: Arc<Rendered<R>>,
     /// Every tool, in the order of `Toolkit::all_definitions`.
     pub(crate) tools: Vec<Tool>,
     pub(crate) index: HashMap<&'static str, usize>,
@@ -223,10 +224,31 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) instructions: Option<String>,
     pub(crate) list_ttl_ms: u64,
     /// The skills served over the skills extension (empty: the extension is not declared).
-    pub(crate) skills: skills::Catalog,
+    pub(crate) skills: Arc<skills::Catalog>,
     pub(crate) store: Arc<dyn GroupStore>,
     #[cfg(feature = "http")]
     pub(crate) key: Option<Arc<KeyFn>>,
+}
+
+/// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
+impl<R: Registry> Clone for Shared<R> {
+    fn clone(&self) -> Self {
+        Shared {
+            toolkit: self.toolkit.clone(),
+            mode: self.mode,
+            rendered: self.rendered.clone(),
+            tools: self.tools.clone(),
+            index: self.index.clone(),
+            wrapped: self.wrapped.clone(),
+            info: self.info.clone(),
+            instructions: self.instructions.clone(),
+            list_ttl_ms: self.list_ttl_ms,
+            skills: self.skills.clone(),
+            store: self.store.clone(),
+            #[cfg(feature = "http")]
+            key: self.key.clone(),
+        }
+    }
 }
 
 /// An MCP server for one toolkit: build it once, then serve stdio
@@ -282,12 +304,12 @@ impl<R: Registry> McpServer<R> {
                     .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
             );
         }
-        let skills = skills::Catalog::new(toolkit.skills());
+        let skills = Arc::new(skills::Catalog::new(toolkit.skills()));
         McpServer {
             shared: Arc::new(Shared {
                 toolkit,
                 mode,
-                rendered,
+                rendered: Arc::new(rendered),
                 tools,
                 index,
                 wrapped,
@@ -302,16 +324,14 @@ impl<R: Registry> McpServer<R> {
         }
     }
 
+    /// Clone on write: a builder method on a server that was cloned (or that handlers were
+    /// built from) configures this copy alone, and what was built from the others keeps its
+    /// configuration.
     fn shared_mut(&mut self) -> &mut Shared<R> {
-        Arc::get_mut(&mut self.shared)
-            .expect("configure an McpServer before cloning it or building handlers from it")
+        Arc::make_mut(&mut self.shared)
     }
 
     /// The name, version (and title...) the server reports to clients.
-    ///
-    /// # Panics
-    ///
-    /// If called after the server was cloned (configure it first).
     #[must_use]
     pub fn with_server_info(mut self, info: Implementation) -> Self {
         self.shared_mut().info = info;
@@ -320,33 +340,21 @@ impl<R: Registry> McpServer<R> {
 
     /// Instructions for the model about the whole server, sent in `instructions` (before the
     /// chosen groups' instructions in selected mode).
-    ///
-    /// # Panics
-    ///
-    /// If called after the server was cloned.
     #[must_use]
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         self.shared_mut().instructions = Some(instructions.into());
         self
     }
 
-    /// How long (milliseconds) a 2026-07-28 client may cache `tools/list` in gated and
-    /// selected mode (default 5 minutes; dynamic lists are never cacheable).
-    ///
-    /// # Panics
-    ///
-    /// If called after the server was cloned.
+    /// How long a 2026-07-28 client may cache `tools/list` in mask and selected mode
+    /// (default 5 minutes; list-mode lists are never cacheable). Sent as whole milliseconds.
     #[must_use]
-    pub fn with_list_ttl_ms(mut self, ttl_ms: u64) -> Self {
-        self.shared_mut().list_ttl_ms = ttl_ms;
+    pub fn with_list_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.shared_mut().list_ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
         self
     }
 
     /// Where stateless HTTP clients' active sets are kept (default: a [`MemoryStore`]).
-    ///
-    /// # Panics
-    ///
-    /// If called after the server was cloned.
     #[must_use]
     pub fn with_store(mut self, store: impl GroupStore) -> Self {
         self.shared_mut().store = Arc::new(store);
@@ -365,10 +373,6 @@ impl<R: Registry> McpServer<R> {
     /// })
     /// # }
     /// ```
-    ///
-    /// # Panics
-    ///
-    /// If called after the server was cloned.
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     #[must_use]
@@ -391,21 +395,10 @@ impl<R: Registry> McpServer<R> {
     }
 
     /// Every compiled-in tool's MCP definition, in the stable order (`reset_tools` first when
-    /// the toolkit exposes it), rendered once: the gated mode's `tools/list`, which adds the
+    /// the toolkit exposes it), rendered once: the mask mode's `tools/list`, which adds the
     /// tools found at run time (remote groups) after these, rendered when listed.
     pub fn tools(&self) -> &[Tool] {
         &self.shared.tools
-    }
-
-    /// Parse a comma-separated list of switchable group names (a `--groups` flag, a URL's
-    /// `groups` parameter). Blanks around names and empty items are ignored, so `""` selects
-    /// no switchable group.
-    ///
-    /// # Errors
-    ///
-    /// Every unknown name, each with a did-you-mean and the list of real names.
-    pub fn parse_groups(&self, list: &str) -> Result<Session<R>, GroupsError> {
-        parse_groups::<R>(list.split(','))
     }
 
     /// A handler for one connection (one process on stdio, one protocol session over HTTP),
@@ -422,8 +415,9 @@ impl<R: Registry> McpServer<R> {
     }
 
     /// Serve one client over stdin/stdout until it disconnects. `groups` are the chosen
-    /// groups (selected mode) or the starting active set (gated, dynamic); parse a
-    /// command-line flag with [`parse_groups`](Self::parse_groups).
+    /// groups (selected mode) or the starting active set (mask, list); parse a
+    /// command-line flag with `str::parse` (`"web_search, files".parse()?`: see
+    /// [`Session`]'s `FromStr`).
     ///
     /// # Errors
     ///
@@ -459,7 +453,8 @@ impl<R: Registry> McpServer<R> {
     ///
     /// In selected mode the groups come from the URL's `groups` parameter
     /// (`/mcp?groups=web_search,scraping`); unknown names get `400 Bad Request` with the JSON
-    /// of [`GroupsError::to_json`]. In the other modes a `groups` parameter is refused the
+    /// `{"error": "unknown_groups", "message", "unknown": [{"name", "did_you_mean"}], "groups"}`.
+    /// In the other modes a `groups` parameter is refused the
     /// same way (the model switches groups there).
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]

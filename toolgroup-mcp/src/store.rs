@@ -2,16 +2,18 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use toolgroup_core::BoxFuture;
 
 /// A store could not load or save an active set (a connection error, a corrupt value...).
 ///
 /// The call that needed it is answered with an error result and changes nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// [`source`](std::error::Error::source) gives the store's own error, when there is one.
+#[derive(Debug, Clone)]
 pub struct StoreError {
     message: String,
+    source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 impl StoreError {
@@ -19,6 +21,19 @@ impl StoreError {
     pub fn new(message: impl Into<String>) -> Self {
         StoreError {
             message: message.into(),
+            source: None,
+        }
+    }
+
+    /// An error with this description, caused by `source` (kept for the application: the
+    /// model reads only the description).
+    pub fn with_source(
+        message: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        StoreError {
+            message: message.into(),
+            source: Some(Arc::new(source)),
         }
     }
 }
@@ -29,7 +44,11 @@ impl fmt::Display for StoreError {
     }
 }
 
-impl std::error::Error for StoreError {}
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as _)
+    }
+}
 
 /// Where the active groups of stateless HTTP clients are kept, by a key the server's author
 /// chooses (see [`McpServer::with_key`](crate::McpServer::with_key)).
@@ -141,14 +160,14 @@ mod redis_store {
     pub struct RedisStore {
         connection: ConnectionManager,
         prefix: String,
-        ttl_seconds: Option<u64>,
+        ttl: Option<std::time::Duration>,
     }
 
     impl std::fmt::Debug for RedisStore {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.debug_struct("RedisStore")
                 .field("prefix", &self.prefix)
-                .field("ttl_seconds", &self.ttl_seconds)
+                .field("ttl", &self.ttl)
                 .finish_non_exhaustive()
         }
     }
@@ -162,14 +181,14 @@ mod redis_store {
         /// An invalid URL or a failed connection.
         pub async fn connect(url: &str) -> Result<Self, StoreError> {
             let client = redis::Client::open(url)
-                .map_err(|e| StoreError::new(format!("invalid Redis URL: {e}")))?;
+                .map_err(|e| StoreError::with_source(format!("invalid Redis URL: {e}"), e))?;
             let connection = ConnectionManager::new_with_config(client, connection_config())
                 .await
-                .map_err(|e| StoreError::new(format!("cannot connect to Redis: {e}")))?;
+                .map_err(|e| StoreError::with_source(format!("cannot connect to Redis: {e}"), e))?;
             Ok(RedisStore {
                 connection,
                 prefix: "toolgroup:groups:".to_owned(),
-                ttl_seconds: None,
+                ttl: None,
             })
         }
 
@@ -180,10 +199,11 @@ mod redis_store {
             self
         }
 
-        /// Let a saved set expire this many seconds after its last save.
+        /// Let a saved set expire `ttl` after its last save (Redis `PX`, whole milliseconds;
+        /// at least one).
         #[must_use]
-        pub fn with_ttl_seconds(mut self, seconds: u64) -> Self {
-            self.ttl_seconds = Some(seconds);
+        pub fn with_ttl(mut self, ttl: std::time::Duration) -> Self {
+            self.ttl = Some(ttl);
             self
         }
     }
@@ -223,11 +243,14 @@ mod redis_store {
                 let value: Option<String> = self
                     .query(&cmd)
                     .await
-                    .map_err(|e| StoreError::new(format!("Redis GET failed: {e}")))?;
+                    .map_err(|e| StoreError::with_source(format!("Redis GET failed: {e}"), e))?;
                 match value {
                     None => Ok(None),
-                    Some(text) => serde_json::from_str(&text).map(Some).map_err(|_| {
-                        StoreError::new("the saved active groups are not a list of names")
+                    Some(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+                        StoreError::with_source(
+                            "the saved active groups are not a list of names",
+                            e,
+                        )
                     }),
                 }
             })
@@ -242,12 +265,14 @@ mod redis_store {
                 let value = serde_json::Value::from(groups).to_string();
                 let mut cmd = redis::cmd("SET");
                 cmd.arg(format!("{}{key}", self.prefix)).arg(value);
-                if let Some(ttl) = self.ttl_seconds {
-                    cmd.arg("EX").arg(ttl);
+                if let Some(ttl) = self.ttl {
+                    // Redis refuses a zero expiry.
+                    let millis = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+                    cmd.arg("PX").arg(millis);
                 }
                 self.query::<()>(&cmd)
                     .await
-                    .map_err(|e| StoreError::new(format!("Redis SET failed: {e}")))
+                    .map_err(|e| StoreError::with_source(format!("Redis SET failed: {e}"), e))
             })
         }
     }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::json;
 use toolgroup::middleware::{
     AuditLayer, AuditRecord, BoxError, IdempotentCacheLayer, MaxResultSizeLayer, ToolRequest,
+    ToolResponse,
 };
 use toolgroup::prelude::*;
 use toolgroup::{BoxFuture, args::ArgumentsBuf};
@@ -38,12 +39,12 @@ struct TraceService<S> {
 
 impl<S> tower::Service<ToolRequest> for TraceService<S>
 where
-    S: tower::Service<ToolRequest, Response = CallResult, Error = BoxError> + Send + 'static,
+    S: tower::Service<ToolRequest, Response = ToolResponse, Error = BoxError> + Send + 'static,
     S::Future: Send + 'static,
 {
-    type Response = CallResult;
+    type Response = ToolResponse;
     type Error = BoxError;
-    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
+    type Future = BoxFuture<'static, Result<ToolResponse, BoxError>>;
 
     fn poll_ready(
         &mut self,
@@ -63,19 +64,23 @@ where
                 request.extensions.insert(UserId(99));
             }
             ("short_circuit", "wipe") => {
-                return Box::pin(async { Ok(CallResult::error("wipe is disabled here")) });
+                return Box::pin(async {
+                    Ok(ToolResponse::new(CallResult::error(
+                        "wipe is disabled here",
+                    )))
+                });
             }
             ("panics", "count") => panic!("layer bug"),
             _ => {}
         }
         let future = self.inner.call(request);
         Box::pin(async move {
-            let mut result = future.await?;
+            let mut response = future.await?;
             log.lock().unwrap().push(format!("{name} out"));
-            if name == "rewrite_result" && !result.is_error {
-                result = CallResult::text(format!("[{}]", result.text_joined()));
+            if name == "rewrite_result" && !response.result.is_error {
+                response.result = CallResult::text(format!("[{}]", response.result.text_joined()));
             }
-            Ok(result)
+            Ok(response)
         })
     }
 }
@@ -160,14 +165,16 @@ async fn layers_run_in_order_and_can_rewrite_short_circuit_and_panic() {
 struct RefuseResets;
 
 impl<S> tower::Layer<S> for RefuseResets {
-    type Service = tower::util::MapResponse<S, fn(CallResult) -> CallResult>;
+    type Service = tower::util::MapResponse<S, fn(ToolResponse) -> ToolResponse>;
     fn layer(&self, inner: S) -> Self::Service {
-        tower::util::MapResponse::new(inner, |r: CallResult| {
-            if r.text_joined().contains("Active groups") {
-                CallResult::error("resets are frozen")
-            } else {
-                r
-            }
+        tower::util::MapResponse::new(inner, |r: ToolResponse| {
+            r.map_result(|r| {
+                if r.text_joined().contains("Active groups") {
+                    CallResult::error("resets are frozen")
+                } else {
+                    r
+                }
+            })
         })
     }
 }

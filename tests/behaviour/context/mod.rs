@@ -12,8 +12,7 @@ use std::time::Duration;
 use serde_json::json;
 use toolgroup::prelude::*;
 use toolgroup::{
-    BoxFuture, policy::Approver, policy::Decision, policy::Policy, policy::PolicyRequest,
-    policy::RequireApproval,
+    BoxFuture, policy::Decision, policy::Policy, policy::PolicyRequest, policy::RequireApproval,
 };
 
 /// Who the call is for.
@@ -193,8 +192,8 @@ struct Scripted {
     asked: Asked,
 }
 
-impl Approver for Scripted {
-    fn approve<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+impl Policy for Scripted {
+    fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
         Box::pin(async move {
             self.asked.lock().unwrap().push((
                 request.tool.to_owned(),

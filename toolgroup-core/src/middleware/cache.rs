@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::args::ArgumentsBuf;
 use crate::result::CallResult;
 
-use super::{Around, ToolFuture, ToolRequest, layer_service};
+use super::{Around, ToolFuture, ToolRequest, ToolResponse, layer_service};
 
 type Scope = Arc<dyn Fn(&ToolRequest) -> Option<String> + Send + Sync>;
 
@@ -135,7 +135,7 @@ impl Around for IdempotentCacheLayer {
             let mut state = self.lock();
             match state.entries.get(key) {
                 Some((at, result)) if at.elapsed() < self.ttl => {
-                    let hit = result.clone();
+                    let hit = ToolResponse::new(result.clone());
                     return Box::pin(std::future::ready(Ok(hit)));
                 }
                 Some(_) => {
@@ -147,9 +147,9 @@ impl Around for IdempotentCacheLayer {
         let future = next(request);
         let cache = self.clone();
         Box::pin(async move {
-            let result = future.await?;
+            let response = future.await?;
             if let Some(key) = key
-                && !result.is_error
+                && !response.result.is_error
                 && cache.capacity > 0
             {
                 let mut state = cache.lock();
@@ -167,9 +167,11 @@ impl Around for IdempotentCacheLayer {
                         state.entries.remove(&oldest);
                     }
                 }
-                state.entries.insert(key, (Instant::now(), result.clone()));
+                state
+                    .entries
+                    .insert(key, (Instant::now(), response.result.clone()));
             }
-            Ok(result)
+            Ok(response)
         })
     }
 }

@@ -85,6 +85,10 @@ impl Around for MaxResultSizeLayer {
     ) -> ToolFuture {
         let future = next(request);
         let cap = *self;
-        Box::pin(async move { future.await.map(|r| cap.apply(r)) })
+        Box::pin(async move {
+            future
+                .await
+                .map(|r| r.map_result(|result| cap.apply(result)))
+        })
     }
 }

@@ -1,7 +1,8 @@
 //! Middleware: tower layers around every tool call.
 //!
 //! A tool call is a [`tower_service::Service`]`<`[`ToolRequest`]`>` answering a
-//! [`CallResult`]; [`Toolkit::layer`](crate::Toolkit::layer) wraps it in any
+//! [`ToolResponse`] (the [`CallResult`] and, for a call that changes the session, the new
+//! state); [`Toolkit::layer`](crate::Toolkit::layer) wraps it in any
 //! [`tower_layer::Layer`]. So the ecosystem's layers work as they are: tower's
 //! `ConcurrencyLimitLayer`, `TimeoutLayer`, `LoadShedLayer`, `RateLimitLayer` (behind a
 //! `BufferLayer`, since a rate limiter cannot be cloned), and your own.
@@ -12,13 +13,21 @@
 //! [`Policy`](crate::policy::Policy) first (a refusal runs no layer), then the layers, **the last one
 //! added outermost** (as with axum's `Router::layer`; use `tower::ServiceBuilder` to list
 //! them top-down), then the tool with its own timeout. Unknown tools and tools of inactive
-//! groups are answered before any of this. An [`AuditLayer`] is not in this order: the
-//! toolkit records every call it answers at its outermost point, wherever the layer was added.
+//! groups are answered before any of this. The toolkit's own audit
+//! ([`Toolkit::with_audit`](crate::Toolkit::with_audit)) is not in this order: it records
+//! every call the toolkit answers, at its outermost point.
+//!
+//! | extension point | sees | how |
+//! |---|---|---|
+//! | [`Policy`](crate::policy::Policy) | every call of a known, available tool, before any layer | borrowed request, no allocation; allow or deny |
+//! | layers ([`Toolkit::layer`](crate::Toolkit::layer)) | the calls the policy allowed | an owned [`ToolRequest`], positional, last added outermost |
+//! | audit ([`Toolkit::with_audit`](crate::Toolkit::with_audit)) | every call the toolkit answers | one [`AuditRecord`] after the call |
 //!
 //! # What a layer can do
 //!
 //! Read or rewrite the request (`arguments`, `extensions`), short-circuit with its own
-//! [`CallResult`] (the tool does not run), observe or rewrite the result, time the call. An
+//! [`CallResult`] (`ToolResponse::new(result)`: the tool does not run), observe or rewrite the
+//! result ([`ToolResponse::map_result`]), time the call. An
 //! error from a layer (tower's `Elapsed`, `Overloaded`...) ends the call as an error result
 //! naming the tool and the error; a panic in a layer is contained like a panic in a tool. A
 //! `reset_tools` call's new state is applied to the session only if the innermost service
@@ -27,7 +36,7 @@
 //! # Shipped layers
 //!
 //! Each is a [`Layer`](tower_layer::Layer) named `FooLayer` whose service is `Foo<S>`, as in
-//! tower: [`AuditLayer`] (one record per call), [`MaxResultSizeLayer`] (caps what reaches
+//! tower: [`AuditLayer`] (one record per call that reaches it), [`MaxResultSizeLayer`] (caps what reaches
 //! the model) and [`IdempotentCacheLayer`] (reuses results of tools marked both `read_only`
 //! and `idempotent`, never of a call that changes the session).
 
@@ -39,16 +48,14 @@ use std::task::{Context, Poll};
 use tower_service::Service;
 
 use crate::futures::BoxFuture;
-use crate::result::CallResult;
 
 pub use self::cache::{IdempotentCache, IdempotentCacheLayer};
 pub use self::cap::{MaxResultSize, MaxResultSizeLayer};
-pub use crate::result::CallOutcome;
 pub use crate::toolkit::audit::{Audit, AuditLayer, AuditRecord};
-pub use crate::toolkit::layers::{BoxError, ToolRequest, ToolService};
+pub use crate::toolkit::layers::{BoxError, ToolRequest, ToolResponse, ToolService};
 
 /// The response future of the shipped layers' services.
-type ToolFuture = BoxFuture<'static, Result<CallResult, BoxError>>;
+type ToolFuture = BoxFuture<'static, Result<ToolResponse, BoxError>>;
 
 /// What a shipped layer does around the service it wraps: given the request and a way to
 /// call the inner service, the response.
@@ -94,12 +101,12 @@ macro_rules! layer_service {
         where
             S: tower_service::Service<
                     crate::middleware::ToolRequest,
-                    Response = crate::result::CallResult,
+                    Response = crate::middleware::ToolResponse,
                 >,
             S::Error: Into<crate::middleware::BoxError>,
             S::Future: Send + 'static,
         {
-            type Response = crate::result::CallResult;
+            type Response = crate::middleware::ToolResponse;
             type Error = crate::middleware::BoxError;
             type Future = crate::middleware::ToolFuture;
 
@@ -120,7 +127,7 @@ use layer_service;
 
 fn poll_inner<S>(inner: &mut S, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>>
 where
-    S: Service<ToolRequest, Response = CallResult>,
+    S: Service<ToolRequest, Response = ToolResponse>,
     S::Error: Into<BoxError>,
 {
     inner.poll_ready(cx).map_err(Into::into)
@@ -129,7 +136,7 @@ where
 /// `next` for [`Around::around`]: calls `inner`, its error boxed.
 fn calling<S>(inner: &mut S) -> impl FnMut(ToolRequest) -> ToolFuture + '_
 where
-    S: Service<ToolRequest, Response = CallResult>,
+    S: Service<ToolRequest, Response = ToolResponse>,
     S::Error: Into<BoxError>,
     S::Future: Send + 'static,
 {

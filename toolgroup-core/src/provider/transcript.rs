@@ -248,14 +248,14 @@ pub fn replay<R: Registry>(
             // A skill load records that the skill was loaded (and, under the activation
             // policy, activates its group), as the call did.
             let mut bits = *session.bits();
-            let (outcome, result) = toolkit.core.skills.load(
+            let result = toolkit.core.skills.load(
                 R::GROUPS,
                 bits.as_mut(),
                 call.arguments.as_arguments(),
                 true,
             );
-            if outcome == CallOutcome::Ok {
-                session = Session::from_bits(bits);
+            if result.outcome() == CallOutcome::Ok {
+                session.apply(bits);
             }
             result
         } else {
@@ -266,7 +266,6 @@ pub fn replay<R: Registry>(
                 &mut session,
                 call.arguments.as_arguments(),
             )
-            .1
         };
         // A skill this toolkit no longer has is skipped: which skills were loaded is advice
         // for later answers, not the state of a group.

@@ -65,16 +65,14 @@ pub(crate) fn refusal(
     );
     text.push_str("Active groups (unchanged): ");
     push_list(&mut text, active);
-    CallResult {
-        content: vec![Content::text(text)],
-        structured_content: Some(json!({
+    CallResult::new(vec![Content::text(text)])
+        .with_structured(json!({
             "refused": true,
             "problems": items,
             "groups": names,
             "active": active,
-        })),
-        is_error: true,
-    }
+        }))
+        .into_error()
 }
 
 fn example(names: &[&str]) -> String {
@@ -152,11 +150,7 @@ pub(crate) fn accepted(
     structured.insert("kept".to_owned(), names_value(&kept));
     structured.insert("changed".to_owned(), Value::Bool(changed));
     structured.insert("instructions".to_owned(), Value::Array(instructions));
-    CallResult {
-        content: vec![Content::text(text)],
-        structured_content: Some(Value::Object(structured)),
-        is_error: false,
-    }
+    CallResult::new(vec![Content::text(text)]).with_structured(Value::Object(structured))
 }
 
 /// The skills the newly active groups bring, after their instructions (text and

@@ -8,8 +8,6 @@
 mod answer;
 mod parse;
 
-use std::sync::{Arc, Mutex};
-
 use serde_json::{Map, Value, json};
 
 use crate::args::Arguments;
@@ -62,7 +60,7 @@ pub(crate) fn schema(groups: &[GroupInfo], switchable: &[usize]) -> Value {
 
 /// The switchable groups' names in slot order, with a hash index from name to slot (a call
 /// names every group, so a linear search per key would make parsing quadratic).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct GroupNames {
     pub(crate) names: Vec<&'static str>,
     slots: FxHashMap<&'static str, usize>,
@@ -82,7 +80,7 @@ pub(crate) fn answer<R: Registry>(
     skills: &Table,
     old: &R::Bits,
     arguments: Arguments<'_>,
-) -> (Option<R::Bits>, (CallOutcome, CallResult)) {
+) -> (Option<R::Bits>, CallResult) {
     match parse::parse(arguments, names, R::EMPTY) {
         Ok(mut bits) => {
             // Which skills were loaded is not a group's state: it outlives the call.
@@ -92,17 +90,14 @@ pub(crate) fn answer<R: Registry>(
             if !skills.is_empty() {
                 answer::add_skills(&mut answer, &skills.brought(old.as_ref(), bits.as_ref()));
             }
-            (Some(bits), (CallOutcome::Ok, answer))
+            (Some(bits), answer.labelled(CallOutcome::Ok))
         }
         Err(problems) => {
             let old = Session::<R>::from_bits(*old);
             let active: Vec<&'static str> = old.active().map(GroupId::name).collect();
             (
                 None,
-                (
-                    CallOutcome::Refused,
-                    answer::refusal(&problems, &names.names, &active),
-                ),
+                answer::refusal(&problems, &names.names, &active).labelled(CallOutcome::Refused),
             )
         }
     }
@@ -114,17 +109,10 @@ pub(crate) fn apply<R: Registry>(
     skills: &Table,
     session: &mut Session<R>,
     arguments: Arguments<'_>,
-) -> (CallOutcome, CallResult) {
+) -> CallResult {
     let (new, answer) = answer::<R>(names, skills, session.bits(), arguments);
     if let Some(new) = new {
-        *session = Session::from_bits(new);
+        session.apply(new);
     }
     answer
-}
-
-/// A `reset_tools` call through middleware: the session before the call, and where the
-/// innermost service puts the new one (applied only if the call's result is not an error).
-pub(crate) struct Handoff {
-    pub(crate) old: Box<[u64]>,
-    pub(crate) new: Arc<Mutex<Option<Box<[u64]>>>>,
 }

@@ -51,6 +51,24 @@ pub(crate) struct Table {
     by_visible: Mutex<FxHashMap<Box<[u64]>, Defs>>,
 }
 
+impl Clone for Table {
+    fn clone(&self) -> Self {
+        Table {
+            entries: self.entries.clone(),
+            index: self.index.clone(),
+            activate: self.activate,
+            hide_reset: self.hide_reset,
+            all: self.all,
+            by_visible: Mutex::new(
+                self.by_visible
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            ),
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SkillArgs {
@@ -234,26 +252,22 @@ impl Table {
         state: &mut [u64],
         arguments: Arguments<'_>,
         with_reset: bool,
-    ) -> (CallOutcome, CallResult) {
+    ) -> CallResult {
         let name = match arguments.parse::<SkillArgs>() {
             Ok(args) => args.skill,
             Err(e) => {
-                return (
-                    CallOutcome::InvalidArguments,
-                    invalid_arguments(super::SKILL_TOOL, &e),
-                );
+                return invalid_arguments(super::SKILL_TOOL, &e)
+                    .labelled(CallOutcome::InvalidArguments);
             }
         };
         let Some(entry) = self.get(&name) else {
             // The did-you-mean list, gathered only for a name that is no skill.
             let visible = self.visible_infos(state);
-            return (CallOutcome::Refused, text::unknown(&name, &visible));
+            return text::unknown(&name, &visible).labelled(CallOutcome::Refused);
         };
         if !self.visible(entry, state) {
-            return (
-                CallOutcome::InactiveGroup,
-                text::inactive(entry.info, with_reset && !self.hide_reset),
-            );
+            return text::inactive(entry.info, with_reset && !self.hide_reset)
+                .labelled(CallOutcome::InactiveGroup);
         }
         let activates = entry
             .switch
@@ -263,7 +277,7 @@ impl Table {
             && bit(state, mark as usize)
             && activates.is_none()
         {
-            return (CallOutcome::Ok, text::already_loaded(entry.info));
+            return text::already_loaded(entry.info).labelled(CallOutcome::Ok);
         }
         if let Some(mark) = entry.mark {
             set_bit(state, mark as usize, true);
@@ -278,7 +292,7 @@ impl Table {
                 map.insert("activated".into(), json!([group.name]));
             }
         }
-        (CallOutcome::Ok, answer)
+        answer.labelled(CallOutcome::Ok)
     }
 
     /// A `read_skill_file` call in state `state`.
@@ -287,14 +301,12 @@ impl Table {
         state: &[u64],
         arguments: Arguments<'_>,
         with_reset: bool,
-    ) -> (CallOutcome, CallResult) {
+    ) -> CallResult {
         let path = match arguments.parse::<FileArgs>() {
             Ok(args) => args.path,
             Err(e) => {
-                return (
-                    CallOutcome::InvalidArguments,
-                    invalid_arguments(super::READ_SKILL_FILE, &e),
-                );
+                return invalid_arguments(super::READ_SKILL_FILE, &e)
+                    .labelled(CallOutcome::InvalidArguments);
             }
         };
         let found = path.split_once('/').and_then(|(skill, file)| {
@@ -307,15 +319,15 @@ impl Table {
         });
         match found {
             Some((entry, file)) if self.visible(entry, state) => {
-                (CallOutcome::Ok, text::file(entry.info, file))
+                text::file(entry.info, file).labelled(CallOutcome::Ok)
             }
-            Some((entry, file)) => (
-                CallOutcome::InactiveGroup,
-                text::inactive_file(entry.info, file.path, with_reset && !self.hide_reset),
-            ),
+            Some((entry, file)) => {
+                text::inactive_file(entry.info, file.path, with_reset && !self.hide_reset)
+                    .labelled(CallOutcome::InactiveGroup)
+            }
             None => {
                 let visible = self.visible_infos(state);
-                (CallOutcome::Refused, text::unknown_file(&path, &visible))
+                text::unknown_file(&path, &visible).labelled(CallOutcome::Refused)
             }
         }
     }

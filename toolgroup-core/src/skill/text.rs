@@ -130,31 +130,23 @@ pub(crate) fn loaded(skill: &SkillInfo) -> CallResult {
             );
         }
     }
-    CallResult {
-        content: vec![Content::text(text)],
-        structured_content: Some(json!({
-            "skill": skill.name,
-            "group": skill.group,
-            "files": files,
-        })),
-        is_error: false,
-    }
+    CallResult::new(vec![Content::text(text)]).with_structured(json!({
+        "skill": skill.name,
+        "group": skill.group,
+        "files": files,
+    }))
 }
 
 /// The answer to a second load of the same skill in a session.
 pub(crate) fn already_loaded(skill: &SkillInfo) -> CallResult {
-    CallResult {
-        content: vec![Content::text(format!(
+    CallResult::new(vec![Content::text(format!(
             "The skill `{}` is already loaded in this conversation: follow the instructions in the earlier `Skill` answer.",
             skill.name
-        ))],
-        structured_content: Some(json!({
+        ))]).with_structured(json!({
             "skill": skill.name,
             "group": skill.group,
             "already_loaded": true,
-        })),
-        is_error: false,
-    }
+        }))
 }
 
 /// A skill of a group that is not active.
@@ -248,18 +240,14 @@ pub(crate) fn file(skill: &SkillInfo, file: &super::SkillFile) -> CallResult {
     } else {
         Content::resource(ResourceContents::blob(uri.clone(), file.bytes).with_mime_type(file.mime))
     };
-    CallResult {
-        content: vec![block],
-        structured_content: Some(json!({
-            "skill": skill.name,
-            "path": file.path,
-            "uri": uri,
-            "size": file.size(),
-            "mime_type": file.mime,
-            "sha256": file.sha256,
-        })),
-        is_error: false,
-    }
+    CallResult::new(vec![block]).with_structured(json!({
+        "skill": skill.name,
+        "path": file.path,
+        "uri": uri,
+        "size": file.size(),
+        "mime_type": file.mime,
+        "sha256": file.sha256,
+    }))
 }
 
 /// The `<agent-skills>` block for a system prompt (empty when `skills` is).

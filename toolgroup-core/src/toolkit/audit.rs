@@ -1,7 +1,8 @@
 //! The audit log: one record for every call the toolkit answers, refusals and cancellations
-//! included. It is the toolkit's, not a layer's, because a layer sees only the calls that
-//! reach it: a call the policy denies, an unknown tool, a tool of an inactive group and a call
-//! dropped while it runs never do.
+//! included ([`Toolkit::with_audit`](crate::Toolkit::with_audit)). It is the toolkit's, not a
+//! layer's, because a layer sees only the calls that reach it: a call the policy denies, an
+//! unknown tool, a tool of an inactive group and a call dropped while it runs never do.
+//! [`AuditLayer`] is the positional variant, an ordinary layer.
 
 use std::fmt;
 use std::sync::Arc;
@@ -14,9 +15,10 @@ use tower_service::Service;
 use crate::futures::{BoxFuture, catch_panic};
 use crate::result::{CallOutcome, CallResult};
 
-use super::layers::{BoxError, ToolRequest};
+use super::layers::{BoxError, ToolRequest, ToolResponse};
 
-/// What [`AuditLayer`] records of one call.
+/// What [`Toolkit::with_audit`](crate::Toolkit::with_audit) (or an [`AuditLayer`]) records of
+/// one call.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct AuditRecord {
@@ -27,7 +29,7 @@ pub struct AuditRecord {
     pub group: Option<&'static str>,
     /// The provider's call id.
     pub call_id: Option<String>,
-    /// How the call ended.
+    /// How the call ended ([`CallResult::outcome`]).
     pub outcome: CallOutcome,
     /// Whether the model read an error result (every outcome but `Ok`).
     pub is_error: bool,
@@ -37,17 +39,14 @@ pub struct AuditRecord {
 
 type Sink = Arc<dyn Fn(&AuditRecord) + Send + Sync>;
 
-/// Calls a sink with one [`AuditRecord`] for every call the toolkit answers, after the call:
-/// calls the policy denies, unknown tools, tools of inactive groups, refused `reset_tools`
-/// calls, errors, panics, timeouts and cancelled calls (a token, or the call's future dropped)
-/// included. The arguments and the result are not recorded: they may carry personal data;
-/// write your own layer to keep them.
+/// A layer that calls a sink with one [`AuditRecord`] for each call that reaches it, after
+/// the call. It is an ordinary, positional layer: it records what passes through it, where it
+/// stands among the layers. To record every call the toolkit answers (calls the policy
+/// denies, unknown tools, tools of inactive groups and cancelled calls included), give the
+/// sink to [`Toolkit::with_audit`](crate::Toolkit::with_audit) instead.
 ///
-/// Add it with [`Toolkit::layer`](crate::Toolkit::layer): wherever it comes among the
-/// layers, the toolkit records every call at its outermost point, so the order of layers does
-/// not matter. (Nested inside another layer, a `tower::ServiceBuilder` stack say, it is an
-/// ordinary layer and records only the calls that reach it.) A panic in the sink is caught
-/// and logged; the call's result stands.
+/// The arguments and the result are not recorded: they may carry personal data; write your
+/// own layer to keep them. A panic in the sink is caught and logged; the call's result stands.
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};
@@ -78,21 +77,21 @@ impl fmt::Debug for AuditLayer {
     }
 }
 
-/// The toolkit's audit sinks, called once per call.
+/// The toolkit's audit sink, called once per call.
 #[derive(Clone, Default)]
-pub(crate) struct Auditors(Vec<Sink>);
+pub(crate) struct Auditors(Option<Sink>);
 
 impl Auditors {
-    pub(crate) fn add(&mut self, layer: &AuditLayer) {
-        self.0.push(layer.sink.clone());
+    pub(crate) fn set(&mut self, sink: impl Fn(&AuditRecord) + Send + Sync + 'static) {
+        self.0 = Some(Arc::new(sink));
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_none()
     }
 
     pub(crate) fn record(&self, record: &AuditRecord) {
-        for sink in &self.0 {
+        if let Some(sink) = &self.0 {
             record_into(sink, record);
         }
     }
@@ -132,9 +131,9 @@ impl<'a> Pending<'a> {
         }
     }
 
-    pub(crate) fn finish(mut self, outcome: CallOutcome, result: &CallResult) {
+    pub(crate) fn finish(mut self, result: &CallResult) {
         if let Some(mut record) = self.record.take() {
-            record.outcome = outcome;
+            record.outcome = result.outcome();
             record.is_error = result.is_error;
             record.duration = self.started.elapsed();
             self.auditors.record(&record);
@@ -151,8 +150,7 @@ impl Drop for Pending<'_> {
     }
 }
 
-/// The service of an [`AuditLayer`] nested inside another layer: it records the calls that
-/// reach it.
+/// The service of an [`AuditLayer`]: it records the calls that reach it.
 #[derive(Clone)]
 pub struct Audit<S> {
     inner: S,
@@ -178,13 +176,13 @@ impl<S> Layer<S> for AuditLayer {
 
 impl<S> Service<ToolRequest> for Audit<S>
 where
-    S: Service<ToolRequest, Response = CallResult>,
+    S: Service<ToolRequest, Response = ToolResponse>,
     S::Error: Into<BoxError>,
     S::Future: Send + 'static,
 {
-    type Response = CallResult;
+    type Response = ToolResponse;
     type Error = BoxError;
-    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
+    type Future = BoxFuture<'static, Result<ToolResponse, BoxError>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
         self.inner.poll_ready(cx).map_err(Into::into)
@@ -206,8 +204,7 @@ where
             let result = future.await.map_err(Into::into);
             record.duration = started.elapsed();
             (record.outcome, record.is_error) = match &result {
-                Ok(r) if r.is_error => (CallOutcome::ToolError, true),
-                Ok(_) => (CallOutcome::Ok, false),
+                Ok(r) => (r.result.outcome(), r.result.is_error),
                 Err(_) => (CallOutcome::LayerError, true),
             };
             record_into(&sink, &record);

@@ -112,7 +112,10 @@ impl<R: Registry> Toolkit<R> {
         let mut results = Vec::with_capacity(calls.len());
         let mut start = 0;
         for (i, call) in calls.iter().enumerate() {
-            if self.changes_session(&call.name) {
+            if self
+                .resolve(session, &call.name)
+                .is_some_and(|r| r.changes_session())
+            {
                 self.concurrently(*session, &calls[start..i], context, &mut results)
                     .await;
                 let cx = Cx {
@@ -227,15 +230,12 @@ impl<'a, R: Registry> Start<'a, R> {
         // call then skips comparing its name with it.
         let Some(slot) = kit.core.slot(self.name) else {
             if kit.is_reset(self.name) {
-                *out = Some(
-                    reset::apply(
-                        &kit.core.names,
-                        &kit.core.skills,
-                        self.session,
-                        self.arguments,
-                    )
-                    .1,
-                );
+                *out = Some(reset::apply(
+                    &kit.core.names,
+                    &kit.core.skills,
+                    self.session,
+                    self.arguments,
+                ));
             }
             // Otherwise unknown here: perhaps found at run time; the full path looks those
             // up and words the error.

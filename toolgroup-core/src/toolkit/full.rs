@@ -12,20 +12,21 @@ use tracing::Span;
 use crate::args::Arguments;
 use crate::context::CallContext;
 use crate::echo::echo;
-use crate::meta::RESET_TOOLS;
 use crate::policy::{Decision, PolicyRequest};
 use crate::registry::Registry;
-use crate::result::CallOutcome;
+use crate::result::CallResult;
 use crate::session::Session;
 
 use super::Toolkit;
 use super::audit::Pending;
 use super::call::Cx;
 use super::messages;
-use super::run::{Outcome, Parts, Target, contained};
+use super::resolve::Resolved;
+use super::run::{Parts, Target, contained};
 
 impl<R: Registry> Toolkit<R> {
-    /// The full path, in the call's span, cancellable.
+    /// The full path, in the call's span, cancellable. The name is resolved here, once; the
+    /// audit, the span, the policy, the layers and the run read that resolution.
     pub(super) async fn traced(
         &self,
         session: &mut Session<R>,
@@ -33,52 +34,47 @@ impl<R: Registry> Toolkit<R> {
         name: &str,
         arguments: Arguments<'_>,
         cx: Cx<'_>,
-    ) -> crate::result::CallResult {
+    ) -> CallResult {
         let started = Instant::now();
+        let resolved = self.resolve(session, name);
+        let group = resolved.and_then(|r| r.group()).map(|g| g.name);
         // Recorded on every way out, a drop of this future included.
         let audit = (!self.audit.is_empty()).then(|| {
-            let tool = match self.definition(name) {
-                Some(definition) => definition.name.to_owned(),
+            let tool = match resolved {
+                Some(resolved) => resolved.tool().to_owned(),
                 None => echo(name, 64),
             };
-            let group = self.group_of(name).map(|g| g.name);
             // Boxed: the record stays out of the future of every call without an audit.
             Box::new(Pending::new(&self.audit, tool, group, cx.id))
         });
-        let body = pin!(Some(self.full(
-            session,
-            name,
-            arguments,
-            cx,
-            audit.is_some() || !span.is_disabled(),
-        )));
+        let body = pin!(Some(self.full(session, name, resolved, arguments, cx)));
         let mut body = InSpan { span: &span, body };
         let mut cancelled = pin!(
             cx.context
                 .and_then(CallContext::cancellation)
                 .map(|token| token.cancelled())
         );
-        let (outcome, result) = poll_fn(|task| {
+        let result = poll_fn(|task| {
             if let Some(cancelled) = cancelled.as_mut().as_pin_mut()
                 && cancelled.poll(task).is_ready()
             {
                 // The name as the model sent it (escaped): it may name no tool at all.
                 let tool = echo(name, 64);
-                return Poll::Ready((CallOutcome::Cancelled, messages::cancelled(&tool)));
+                return Poll::Ready(messages::cancelled(&tool));
             }
             body.poll(task)
         })
         .await;
         drop(body);
         if !span.is_disabled() {
-            if let Some(group) = self.group_of(name) {
-                span.record("group", group.name);
+            if let Some(group) = group {
+                span.record("group", group);
             }
-            span.record("outcome", outcome.as_str());
+            span.record("outcome", result.outcome().as_str());
             span.record("duration_us", started.elapsed().as_micros() as u64);
         }
         if let Some(audit) = audit {
-            audit.finish(outcome, &result);
+            audit.finish(&result);
         }
         result
     }
@@ -87,18 +83,32 @@ impl<R: Registry> Toolkit<R> {
         &self,
         session: &mut Session<R>,
         name: &str,
+        resolved: Option<Resolved>,
         arguments: Arguments<'_>,
         cx: Cx<'_>,
-        wants_label: bool,
-    ) -> Outcome {
-        let parts = match self.resolve(session, name, cx) {
-            Ok(parts) => parts,
-            Err(Refused::Unknown) => {
-                return (CallOutcome::UnknownTool, self.unknown_tool(session, name));
-            }
-            Err(Refused::Inactive(tool, group)) => {
-                return (CallOutcome::InactiveGroup, self.inactive(tool, group));
-            }
+    ) -> CallResult {
+        let Some(resolved) = resolved else {
+            return self.unknown_tool(session, name);
+        };
+        // The builtins answer for themselves when nothing is visible to them.
+        if !resolved.is_available()
+            && matches!(
+                resolved.target,
+                Target::Tool { .. } | Target::Dynamic { .. }
+            )
+        {
+            let group = resolved.group().map_or("", |g| g.name);
+            return self.inactive(resolved.tool(), group);
+        }
+        let parts = Parts {
+            target: resolved.target,
+            tool: resolved.tool(),
+            group: resolved.group().map(|g| g.name),
+            annotations: resolved.annotations(),
+            call_id: cx.id,
+            extensions: cx.context.map(CallContext::extensions),
+            progress: cx.context.and_then(CallContext::progress),
+            cancel: cx.context.and_then(CallContext::cancellation),
         };
         if let Some(policy) = &self.policy {
             let request = PolicyRequest {
@@ -111,87 +121,31 @@ impl<R: Registry> Toolkit<R> {
             };
             match contained(|| policy.check(&request)).await {
                 Ok(Decision::Allow) => {}
-                Ok(Decision::Deny(reason)) => {
-                    return (CallOutcome::Denied, messages::denied(parts.tool, &reason));
-                }
+                Ok(Decision::Deny(reason)) => return messages::denied(parts.tool, &reason),
                 Err(panic) => {
-                    return (
-                        CallOutcome::Panic,
-                        messages::panicked_around(parts.tool, "policy", &panic, self.panic_details),
+                    return messages::panicked_around(
+                        parts.tool,
+                        "policy",
+                        &panic,
+                        self.panic_details,
                     );
                 }
             }
         }
         if let Some(pipeline) = &self.pipeline {
             return self
-                .through_layers(pipeline, session, parts, arguments, wants_label)
+                .through_layers(pipeline, session, parts, arguments)
                 .await;
         }
         let mut state = *session.bits();
-        let outcome = self
+        let result = self
             .core
             .run_target(&parts, arguments, &mut state, self.panic_details)
             .await;
         if parts.target.changes_session() {
-            *session = Session::from_bits(state);
+            session.apply(state);
         }
-        outcome
-    }
-
-    /// What `name` runs in `session`, with the call's parts; or the answer to a call of an
-    /// unknown tool or of a tool whose group is not active.
-    #[inline]
-    fn resolve<'c>(
-        &self,
-        session: &Session<R>,
-        name: &str,
-        cx: Cx<'c>,
-    ) -> Result<Parts<'c>, Refused> {
-        let (target, tool, group, annotations) = if self.is_reset(name) {
-            let reset = self.core.reset.as_ref().expect("reset_tools is exposed");
-            (Target::Reset, RESET_TOOLS, None, reset.annotations)
-        } else if let Some((index, &slot)) = self.core.lookup(name) {
-            let group = R::GROUPS[slot.group as usize].name;
-            if let Some(switch) = slot.switch
-                && !session.slot_active(switch as usize)
-            {
-                return Err(Refused::Inactive(slot.info.name, group));
-            }
-            let timeout = slot.info.timeout.or(self.default_timeout);
-            let target = Target::Tool { index, timeout };
-            (target, slot.info.name, Some(group), slot.info.annotations)
-        } else if let Some((target, definition)) = self.skill_target(name) {
-            // After the tools: no tool has a builtin's name (a compile error).
-            (target, definition.name, None, definition.annotations)
-        } else {
-            let Some(listed) = self.core.dynamic_view().and_then(|view| view.get(name)) else {
-                return Err(Refused::Unknown);
-            };
-            let place = self.core.dynamic[listed.place as usize];
-            let definition = listed.definition;
-            let group = R::GROUPS[place.group as usize].name;
-            if let Some(switch) = place.switch
-                && !session.slot_active(switch as usize)
-            {
-                return Err(Refused::Inactive(definition.name, group));
-            }
-            let target = Target::Dynamic {
-                group: place.group,
-                definition,
-                timeout: self.default_timeout,
-            };
-            (target, definition.name, Some(group), definition.annotations)
-        };
-        Ok(Parts {
-            target,
-            tool,
-            group,
-            annotations,
-            call_id: cx.id,
-            extensions: cx.context.map(CallContext::extensions),
-            progress: cx.context.and_then(CallContext::progress),
-            cancel: cx.context.and_then(CallContext::cancellation),
-        })
+        result
     }
 }
 
@@ -220,12 +174,4 @@ impl<F> Drop for InSpan<'_, F> {
         let _entered = self.span.enter();
         self.body.set(None);
     }
-}
-
-/// Why [`Toolkit::resolve`] found nothing to run; the caller words the answer (kept small, so
-/// resolving does not move a result around).
-enum Refused {
-    Unknown,
-    /// The tool and its group.
-    Inactive(&'static str, &'static str),
 }

@@ -14,7 +14,7 @@ use rustc_hash::FxBuildHasher;
 const EMPTY: u32 = u32::MAX;
 
 /// Name -> position, for a fixed set of distinct names.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct NameIndex {
     /// For each slot, the position of the name that hashes there, or [`EMPTY`].
     table: Box<[u32]>,

@@ -12,7 +12,6 @@ use crate::context::{CancellationToken, Extensions, ProgressFn};
 use crate::futures::BoxFuture;
 use crate::meta::ToolAnnotations;
 use crate::registry::Registry;
-use crate::reset::Handoff;
 use crate::result::{CallOutcome, CallResult};
 use crate::session::Session;
 
@@ -47,24 +46,69 @@ pub(crate) struct Inner {
     target: Target,
     progress: Option<Arc<ProgressFn>>,
     cancel: Option<CancellationToken>,
-    /// For `reset_tools`: the session before the call, and where the new one goes.
-    reset: Option<Handoff>,
-    /// Where the innermost service leaves its outcome label, when the span or the audit
-    /// wants it (allocated only then).
-    label: Option<Arc<Mutex<Option<CallOutcome>>>>,
+    /// For the builtins that read it: the session's state before the call.
+    state: Option<Box<[u64]>>,
     panic_details: bool,
 }
 
 /// The type-erased toolkit, as the innermost service runs it.
 trait Run: Send + Sync + 'static {
-    fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, CallResult>;
+    fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, ToolResponse>;
+}
+
+/// What a tool service answers: the call's result and, for a call that
+/// [changes the session](ToolRequest::changes_session), the new state the toolkit's innermost
+/// service left. Layers map the [`result`](Self::result) and pass the response on, as
+/// `http::Response` carries its extensions through middleware.
+///
+/// A layer that answers a call itself builds a response with [`ToolResponse::new`], which
+/// carries no state: the session is then unchanged, whatever the result says. Only the
+/// innermost service can hand back a new state, and the toolkit applies it only if the result
+/// that reaches it is not an error.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct ToolResponse {
+    /// The result for the model; a layer may rewrite it.
+    pub result: CallResult,
+    /// The session's state after the call, when the innermost service ran one that changes it.
+    state: Option<Box<[u64]>>,
+}
+
+impl ToolResponse {
+    /// A response of `result` that changes no session (what a layer answering a call itself
+    /// returns).
+    pub fn new(result: CallResult) -> Self {
+        ToolResponse {
+            result,
+            state: None,
+        }
+    }
+
+    /// The response with its result rewritten by `f` (any new state kept).
+    #[must_use]
+    pub fn map_result(mut self, f: impl FnOnce(CallResult) -> CallResult) -> Self {
+        self.result = f(self.result);
+        self
+    }
+
+    /// The result, dropping any new state.
+    pub fn into_result(self) -> CallResult {
+        self.result
+    }
+}
+
+impl From<CallResult> for ToolResponse {
+    fn from(result: CallResult) -> Self {
+        ToolResponse::new(result)
+    }
 }
 
 impl ToolRequest {
-    /// Whether the call changes the session's state (`reset_tools`, and any later builtin
-    /// that does). Its effect is applied only if the innermost service runs it: a layer must
-    /// never answer such a call itself, from a cache or otherwise, or the model reads an answer
-    /// for a change that did not happen.
+    /// Whether the call changes the session's state (`reset_tools`, `Skill`), as
+    /// [`Resolved::changes_session`](crate::Resolved::changes_session) says. Its effect is
+    /// applied only if the innermost service runs it: a layer must never answer such a call
+    /// itself, from a cache or otherwise, or the model reads an answer for a change that did not
+    /// happen.
     pub fn changes_session(&self) -> bool {
         self.inner.target.changes_session()
     }
@@ -91,12 +135,12 @@ pub struct ToolService {
 trait ErasedService: Send + 'static {
     fn clone_box(&self) -> Box<dyn ErasedService>;
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>>;
-    fn call(&mut self, request: ToolRequest) -> BoxFuture<'static, Result<CallResult, BoxError>>;
+    fn call(&mut self, request: ToolRequest) -> BoxFuture<'static, Result<ToolResponse, BoxError>>;
 }
 
 impl<S> ErasedService for S
 where
-    S: Service<ToolRequest, Response = CallResult> + Clone + Send + 'static,
+    S: Service<ToolRequest, Response = ToolResponse> + Clone + Send + 'static,
     S::Error: Into<BoxError>,
     S::Future: Send + 'static,
 {
@@ -106,7 +150,7 @@ where
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
         Service::poll_ready(self, cx).map_err(Into::into)
     }
-    fn call(&mut self, request: ToolRequest) -> BoxFuture<'static, Result<CallResult, BoxError>> {
+    fn call(&mut self, request: ToolRequest) -> BoxFuture<'static, Result<ToolResponse, BoxError>> {
         let future = Service::call(self, request);
         Box::pin(async move { future.await.map_err(Into::into) })
     }
@@ -116,7 +160,7 @@ impl ToolService {
     /// Erase a service's type.
     pub fn new<S>(service: S) -> Self
     where
-        S: Service<ToolRequest, Response = CallResult> + Clone + Send + 'static,
+        S: Service<ToolRequest, Response = ToolResponse> + Clone + Send + 'static,
         S::Error: Into<BoxError>,
         S::Future: Send + 'static,
     {
@@ -146,9 +190,9 @@ impl fmt::Debug for ToolService {
 }
 
 impl Service<ToolRequest> for ToolService {
-    type Response = CallResult;
+    type Response = ToolResponse;
     type Error = BoxError;
-    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
+    type Future = BoxFuture<'static, Result<ToolResponse, BoxError>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
         self.inner.poll_ready(cx)
@@ -164,9 +208,9 @@ impl Service<ToolRequest> for ToolService {
 struct RunTool;
 
 impl Service<ToolRequest> for RunTool {
-    type Response = CallResult;
+    type Response = ToolResponse;
     type Error = BoxError;
-    type Future = BoxFuture<'static, Result<CallResult, BoxError>>;
+    type Future = BoxFuture<'static, Result<ToolResponse, BoxError>>;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), BoxError>> {
         Poll::Ready(Ok(()))
@@ -180,7 +224,7 @@ impl Service<ToolRequest> for RunTool {
 }
 
 impl<R: Registry> Run for Core<R> {
-    fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, CallResult> {
+    fn run(self: Arc<Self>, request: ToolRequest) -> BoxFuture<'static, ToolResponse> {
         Box::pin(async move {
             let ToolRequest {
                 tool,
@@ -193,10 +237,11 @@ impl<R: Registry> Run for Core<R> {
             } = request;
             let mut state = R::EMPTY;
             if inner.target.reads_session() {
-                let Some(handoff) = &inner.reset else {
-                    return messages::layer_error(tool, &"the request lost its session state");
+                let Some(old) = &inner.state else {
+                    return messages::layer_error(tool, &"the request lost its session state")
+                        .into();
                 };
-                state.as_mut().copy_from_slice(&handoff.old);
+                state.as_mut().copy_from_slice(old);
             }
             // The context names what runs, whatever a layer did to the request's `tool`.
             let runs = self.name_of(inner.target);
@@ -210,7 +255,7 @@ impl<R: Registry> Run for Core<R> {
                 progress: inner.progress.as_ref(),
                 cancel: inner.cancel.as_ref(),
             };
-            let (outcome, result) = self
+            let result = self
                 .run_target(
                     &parts,
                     arguments.as_arguments(),
@@ -218,40 +263,26 @@ impl<R: Registry> Run for Core<R> {
                     inner.panic_details,
                 )
                 .await;
-            // Accepted: `reset::answer` says `Ok` of an accepted call.
-            if let (Some(handoff), CallOutcome::Ok) = (&inner.reset, outcome) {
-                *handoff.new.lock().unwrap_or_else(PoisonError::into_inner) =
-                    Some(state.as_ref().into());
-            }
-            if let Some(slot) = &inner.label {
-                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
-            }
-            result
+            // Accepted: the builtins say `Ok` of a call whose state they changed.
+            let state = (inner.target.changes_session() && result.outcome() == CallOutcome::Ok)
+                .then(|| state.as_ref().into());
+            ToolResponse { result, state }
         })
     }
 }
 
 impl<R: Registry> Toolkit<R> {
-    /// A resolved call, allowed by the policy, through the layers. A `reset_tools` call's new
-    /// state is applied to `session` only if the innermost service ran it and the result is
-    /// not an error.
+    /// A resolved call, allowed by the policy, through the layers. A new state is applied to
+    /// `session` only if the innermost service handed one back and the result that comes out
+    /// of the layers is not an error.
     pub(super) async fn through_layers(
         &self,
         pipeline: &Mutex<ToolService>,
         session: &mut Session<R>,
         parts: Parts<'_>,
         arguments: Arguments<'_>,
-        wants_label: bool,
-    ) -> (CallOutcome, CallResult) {
+    ) -> CallResult {
         let tool = parts.tool;
-        let parts_changes = parts.target.changes_session();
-        // The session's state travels with the builtins that read it.
-        let reset = parts.target.reads_session().then(|| Handoff {
-            old: session.bits().as_ref().into(),
-            new: Arc::default(),
-        });
-        let new_state = reset.as_ref().map(|r| r.new.clone());
-        let label = wants_label.then(Arc::<Mutex<Option<CallOutcome>>>::default);
         let request = ToolRequest {
             tool,
             group: parts.group,
@@ -264,8 +295,11 @@ impl<R: Registry> Toolkit<R> {
                 target: parts.target,
                 progress: parts.progress.cloned(),
                 cancel: parts.cancel.cloned(),
-                reset,
-                label: label.clone(),
+                // The session's state travels with the builtins that read it.
+                state: parts
+                    .target
+                    .reads_session()
+                    .then(|| session.bits().as_ref().into()),
                 panic_details: self.panic_details,
             },
         };
@@ -281,35 +315,19 @@ impl<R: Registry> Toolkit<R> {
         })
         .await;
         match outcome {
-            Ok(Ok(result)) => {
-                if let Some(new_state) = new_state
-                    && parts_changes
+            Ok(Ok(ToolResponse { result, state })) => {
+                if let Some(bits) = state
+                    && parts.target.changes_session()
                     && !result.is_error
-                    && let Some(bits) = new_state
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .take()
                 {
                     let mut next = R::EMPTY;
                     next.as_mut().copy_from_slice(&bits);
-                    *session = Session::from_bits(next);
+                    session.apply(next);
                 }
-                // The innermost service's label, unless a layer answered (a cache hit) or
-                // turned the result into an error or out of one.
-                let inner =
-                    label.and_then(|l| l.lock().unwrap_or_else(PoisonError::into_inner).take());
-                let label = match inner {
-                    Some(outcome) if (outcome == CallOutcome::Ok) != result.is_error => outcome,
-                    _ if result.is_error => CallOutcome::ToolError,
-                    _ => CallOutcome::Ok,
-                };
-                (label, result)
+                result
             }
-            Ok(Err(error)) => (CallOutcome::LayerError, messages::layer_error(tool, &error)),
-            Err(panic) => (
-                CallOutcome::Panic,
-                messages::panicked_around(tool, "middleware", &panic, self.panic_details),
-            ),
+            Ok(Err(error)) => messages::layer_error(tool, &error),
+            Err(panic) => messages::panicked_around(tool, "middleware", &panic, self.panic_details),
         }
     }
 }

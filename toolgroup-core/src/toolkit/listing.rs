@@ -131,26 +131,11 @@ impl<R: Registry> Toolkit<R> {
             )
     }
 
-    /// Whether the model may call `name` in `session` (exposed and active).
+    /// Whether the model may call `name` in `session` (exposed and active): see
+    /// [`resolve`](Self::resolve).
     pub fn is_available(&self, session: &Session<R>, name: &str) -> bool {
-        if self.is_reset(name) {
-            return true;
-        }
-        if self.skill_target(name).is_some() {
-            let shown = self.skill_defs(session);
-            return match name {
-                crate::skill::SKILL_TOOL => shown.skill.is_some(),
-                _ => shown.file.is_some(),
-            };
-        }
-        let switch = match self.core.slot(name) {
-            Some(slot) => slot.switch,
-            None => match self.core.dynamic_view().and_then(|view| view.get(name)) {
-                Some(tool) => self.core.dynamic[tool.place as usize].switch,
-                None => return false,
-            },
-        };
-        switch.is_none_or(|w| session.slot_active(w as usize))
+        self.resolve(session, name)
+            .is_some_and(|resolved| resolved.is_available())
     }
 
     /// The group a tool belongs to (`None` for `reset_tools` and unknown names).

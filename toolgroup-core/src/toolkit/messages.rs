@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::echo::echo;
 use crate::registry::Registry;
-use crate::result::CallResult;
+use crate::result::{CallOutcome, CallResult};
 use crate::session::Session;
 use crate::suggest::{did_you_mean, list_names};
 
@@ -34,7 +34,7 @@ impl<R: Registry> Toolkit<R> {
             " The available tools are {}.",
             list_names(self.definitions(session).map(|d| d.name))
         );
-        CallResult::error(text)
+        CallResult::error(text).labelled(CallOutcome::UnknownTool)
     }
 
     pub(crate) fn inactive(&self, tool: &str, group: &str) -> CallResult {
@@ -47,11 +47,13 @@ impl<R: Registry> Toolkit<R> {
                 "`{tool}` was not run: it belongs to the group `{group}`, which is not active in this session"
             )
         })
+        .labelled(CallOutcome::InactiveGroup)
     }
 }
 
 pub(crate) fn denied(tool: &str, reason: &str) -> CallResult {
     CallResult::error(format!("`{tool}` was not run: denied by policy: {reason}"))
+        .labelled(CallOutcome::Denied)
 }
 
 pub(crate) use crate::args::invalid_arguments;
@@ -60,7 +62,7 @@ pub(crate) use crate::args::invalid_arguments;
 /// message goes to `tracing`; the model reads it only when the toolkit says so.
 pub(crate) fn panicked(tool: &str, message: &str, show: bool) -> CallResult {
     tracing::error!(tool, panic = message, "a tool panicked");
-    if show {
+    let result = if show {
         CallResult::error(format!(
             "`{tool}` failed: the tool panicked ({}); the session is unchanged",
             crate::args::truncate(message, 300)
@@ -69,7 +71,8 @@ pub(crate) fn panicked(tool: &str, message: &str, show: bool) -> CallResult {
         CallResult::error(format!(
             "`{tool}` failed: an internal error in the tool (a bug, not something your arguments can fix); the session is unchanged"
         ))
-    }
+    };
+    result.labelled(CallOutcome::Panic)
 }
 
 /// A panic in the policy or in a layer: the call did not complete.
@@ -83,28 +86,33 @@ pub(crate) fn panicked_around(tool: &str, part: &str, message: &str, show: bool)
     CallResult::error(format!(
         "`{tool}` failed: an internal error in the application's {part}{detail}; the session is unchanged"
     ))
+    .labelled(CallOutcome::Panic)
 }
 
 pub(crate) fn layer_error(tool: &str, error: &dyn std::fmt::Display) -> CallResult {
     CallResult::error(format!(
         "`{tool}` failed: {error}; the session is unchanged"
     ))
+    .labelled(CallOutcome::LayerError)
 }
 
 pub(crate) fn timed_out(tool: &str, limit: Duration) -> CallResult {
     CallResult::error(format!(
         "`{tool}` timed out after {limit:?} and was cancelled"
     ))
+    .labelled(CallOutcome::Timeout)
 }
 
 pub(crate) fn no_timer(tool: &str) -> CallResult {
     CallResult::error(format!(
         "`{tool}` was not run: it has a timeout, and timeouts need a Tokio runtime with the time driver enabled"
     ))
+    .labelled(CallOutcome::NoTimer)
 }
 
 pub(crate) fn cancelled(tool: &str) -> CallResult {
     CallResult::error(format!(
         "`{tool}` was cancelled by the application before it finished; the session is unchanged"
     ))
+    .labelled(CallOutcome::Cancelled)
 }

@@ -14,6 +14,7 @@ mod index;
 pub(crate) mod layers;
 mod listing;
 pub(crate) mod messages;
+mod resolve;
 mod run;
 mod skills;
 
@@ -28,10 +29,11 @@ use crate::args::ArgumentsBuf;
 use crate::policy::Policy;
 use crate::registry::Registry;
 use crate::reset;
-use crate::result::CallResult;
 use crate::session::Session;
 
-use self::layers::{BoxError, ToolRequest, ToolService};
+pub use self::resolve::{Resolved, ToolKind};
+
+use self::layers::{BoxError, ToolRequest, ToolResponse, ToolService};
 use crate::meta::{GroupInfo, ToolDefinition, ToolInfo};
 
 /// One call of a batch.
@@ -74,10 +76,11 @@ pub(crate) struct Slot {
     pub(crate) info: &'static ToolInfo,
 }
 
-/// What every call reads and nothing changes after [`Toolkit::new`]: shared with the calls
-/// that cross a task boundary (through middleware) behind an `Arc`.
+/// What every call reads: shared with the calls that cross a task boundary (through
+/// middleware) behind an `Arc`, and cloned on write by the builder methods (the registry, the
+/// user's groups and their state, stays shared: it is never written).
 pub(crate) struct Core<R: Registry> {
-    pub(crate) registry: R,
+    pub(crate) registry: Arc<R>,
     /// Name -> position in `tools` / `slots`.
     pub(crate) index: index::NameIndex,
     /// Every tool, in listing order (basic groups first, then groups in declaration order).
@@ -95,7 +98,33 @@ pub(crate) struct Core<R: Registry> {
     pub(crate) skills: crate::skill::table::Table,
 }
 
+impl<R: Registry> Clone for Core<R> {
+    fn clone(&self) -> Self {
+        Core {
+            registry: self.registry.clone(),
+            index: self.index.clone(),
+            tools: self.tools.clone(),
+            slots: self.slots.clone(),
+            reset: self.reset.clone(),
+            names: self.names.clone(),
+            dynamic: self.dynamic.clone(),
+            dynamic_cache: Mutex::new(
+                self.dynamic_cache
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .clone(),
+            ),
+            skills: self.skills.clone(),
+        }
+    }
+}
+
 impl<R: Registry> Core<R> {
+    /// The core to configure: this toolkit's own, cloned first if a call still holds it.
+    pub(crate) fn make_mut(core: &mut Arc<Self>) -> &mut Self {
+        Arc::make_mut(core)
+    }
+
     #[inline]
     pub(crate) fn slot(&self, name: &str) -> Option<&Slot> {
         self.lookup(name).map(|(_, slot)| slot)
@@ -120,7 +149,7 @@ pub struct Toolkit<R: Registry> {
     pub(crate) policy: Option<Arc<dyn Policy>>,
     /// The layered service; `None` without layers (calls then skip the tower machinery).
     pub(crate) pipeline: Option<Mutex<ToolService>>,
-    /// The audit sinks ([`AuditLayer`](crate::middleware::AuditLayer)s added with `layer`).
+    /// The audit sink ([`Toolkit::with_audit`]).
     pub(crate) audit: audit::Auditors,
     /// No policy, no layer, no audit: a call may take the fast path.
     pub(crate) plain: bool,
@@ -165,7 +194,7 @@ impl<R: Registry> Toolkit<R> {
         let skills = crate::skill::table::Table::new(groups, R::SWITCHABLE, &slot_of_group);
         Toolkit {
             core: Arc::new(Core {
-                registry,
+                registry: Arc::new(registry),
                 index: index::NameIndex::new(tools.iter().map(|t| t.name).collect()),
                 tools,
                 slots,
@@ -192,9 +221,7 @@ impl<R: Registry> Toolkit<R> {
     pub fn with_reset_tools(mut self, expose: bool) -> Self {
         self.expose_reset = expose;
         // The skill tools' answers name `reset_tools` only while the model can call it.
-        if let Some(core) = Arc::get_mut(&mut self.core) {
-            core.skills.hide_reset = !expose;
-        }
+        Core::make_mut(&mut self.core).skills.hide_reset = !expose;
         self
     }
 
@@ -215,6 +242,42 @@ impl<R: Registry> Toolkit<R> {
         self
     }
 
+    /// Record every call the toolkit answers into `sink`, after the call (replacing any earlier
+    /// sink): one [`AuditRecord`](crate::middleware::AuditRecord) per call, whatever happened
+    /// to it: calls the policy denies, unknown tools, tools of inactive groups, refused
+    /// `reset_tools` calls, errors, panics, timeouts, and cancelled calls (a token, or the
+    /// call's future dropped) included. The record is made at the toolkit's outermost point,
+    /// so the layers' order does not matter. A panic in the sink is caught and logged; the
+    /// call's result stands. The arguments and the result are not recorded: they may carry
+    /// personal data.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use toolgroup::middleware::AuditRecord;
+    /// # use toolgroup::prelude::*;
+    /// # /// Echo.
+    /// # #[tool] fn echo(
+    /// #     /// Text.
+    /// #     text: String,
+    /// # ) -> String { text }
+    /// # #[tool_group(name = "echo", description = "Echo.", tools = [echo])] struct Echo;
+    /// # #[toolkit] struct Kit { #[basic] echo: Echo }
+    ///
+    /// let log: Arc<Mutex<Vec<AuditRecord>>> = Arc::default();
+    /// let sink = log.clone();
+    /// let toolkit = Toolkit::new(Kit { echo: Echo })
+    ///     .with_audit(move |record: &AuditRecord| sink.lock().unwrap().push(record.clone()));
+    /// ```
+    #[must_use]
+    pub fn with_audit(
+        mut self,
+        sink: impl Fn(&crate::middleware::AuditRecord) + Send + Sync + 'static,
+    ) -> Self {
+        self.audit.set(sink);
+        self.plain = false;
+        self
+    }
+
     /// Whether the message of a panic inside a tool reaches the model (default `false`).
     ///
     /// A panic is a bug, and its message can carry internals (a connection string, a path).
@@ -228,8 +291,8 @@ impl<R: Registry> Toolkit<R> {
 
     /// Wrap every call in a tower layer. The last layer added is the outermost (it sees the
     /// call first), as with axum's `Router::layer`. See [`middleware`](crate::middleware) for
-    /// the order and for shipped layers. An [`AuditLayer`](crate::middleware::AuditLayer) is
-    /// the exception: wherever it is added, it records every call the toolkit answers.
+    /// the order and for shipped layers. A layer sees only the calls that reach it; to record
+    /// every call the toolkit answers, use [`with_audit`](Self::with_audit).
     ///
     /// ```
     /// use std::time::Duration;
@@ -251,15 +314,11 @@ impl<R: Registry> Toolkit<R> {
     pub fn layer<L>(mut self, layer: L) -> Self
     where
         L: Layer<ToolService> + 'static,
-        L::Service: Service<ToolRequest, Response = CallResult> + Clone + Send + 'static,
+        L::Service: Service<ToolRequest, Response = ToolResponse> + Clone + Send + 'static,
         <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
         <L::Service as Service<ToolRequest>>::Future: Send + 'static,
     {
         self.plain = false;
-        if let Some(audit) = (&layer as &dyn std::any::Any).downcast_ref::<audit::AuditLayer>() {
-            self.audit.add(audit);
-            return self;
-        }
         let inner = match self.pipeline.take() {
             Some(service) => service
                 .into_inner()

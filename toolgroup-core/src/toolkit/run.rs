@@ -18,7 +18,7 @@ use crate::tool::SyncCall;
 use super::{Core, Slot, messages};
 
 /// What a resolved call runs.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum Target {
     Reset,
     /// `Skill`: loads a skill (marks it loaded, and may activate its group).
@@ -64,9 +64,6 @@ pub(crate) struct Parts<'a> {
     pub(crate) cancel: Option<&'a CancellationToken>,
 }
 
-/// How the call ended (for the span and the audit) and the result.
-pub(crate) type Outcome = (CallOutcome, CallResult);
-
 impl<R: Registry> Core<R> {
     /// The name of the tool `target` runs.
     pub(crate) fn name_of(&self, target: Target) -> &'static str {
@@ -87,7 +84,7 @@ impl<R: Registry> Core<R> {
         arguments: Arguments<'_>,
         state: &mut R::Bits,
         panic_details: bool,
-    ) -> Outcome {
+    ) -> CallResult {
         let ctx = ToolContext::new(
             parts.tool,
             parts.group.unwrap_or_default(),
@@ -98,22 +95,21 @@ impl<R: Registry> Core<R> {
         );
         match parts.target {
             Target::Reset => {
-                let (new, outcome) =
-                    reset::answer::<R>(&self.names, &self.skills, state, arguments);
+                let (new, result) = reset::answer::<R>(&self.names, &self.skills, state, arguments);
                 if let Some(new) = new {
                     *state = new;
                 }
-                outcome
+                result
             }
             Target::Skill => {
                 let mut next = *state;
-                let outcome =
+                let result =
                     self.skills
                         .load(R::GROUPS, next.as_mut(), arguments, self.reset.is_some());
-                if outcome.0 == CallOutcome::Ok {
+                if result.outcome() == CallOutcome::Ok {
                     *state = next;
                 }
-                outcome
+                result
             }
             Target::SkillFile => self
                 .skills
@@ -150,7 +146,7 @@ impl<R: Registry> Core<R> {
         arguments: Arguments<'_>,
         timeout: Option<Duration>,
         panic_details: bool,
-    ) -> Outcome {
+    ) -> CallResult {
         let (group, tool) = (slot.group as usize, slot.tool as usize);
         let name = slot.info.name;
         // A plain-`fn` tool runs to completion inside one poll: a timer could not interrupt
@@ -162,10 +158,7 @@ impl<R: Registry> Core<R> {
         }) {
             Ok(SyncCall::Async) => {}
             Ok(SyncCall::Invalid) => {
-                return (
-                    CallOutcome::InvalidArguments,
-                    out.expect("the error result"),
-                );
+                return out.expect("the error result");
             }
             Ok(SyncCall::Ran) => {
                 return finish(name, Ok(Ok(out.expect("the tool's result"))), panic_details);
@@ -186,14 +179,11 @@ impl<R: Registry> Core<R> {
         arguments: Arguments<'_>,
         timeout: Option<Duration>,
         panic_details: bool,
-    ) -> Outcome {
+    ) -> CallResult {
         let name = definition.name;
         let Some(source) = self.registry.dynamic_tools(group as usize) else {
             // Unreachable: the group was found to have a source when the toolkit was built.
-            return (
-                CallOutcome::ToolError,
-                CallResult::error(format!("`{name}` has no source of tools any more")),
-            );
+            return CallResult::error(format!("`{name}` has no source of tools any more"));
         };
         let future = match catch_panic(|| source.call(definition, ctx, arguments)) {
             Ok(future) => future,
@@ -215,7 +205,7 @@ async fn run_future<F: Future<Output = Result<CallResult, ArgumentError>>>(
     start: impl FnOnce() -> F,
     timeout: Option<Duration>,
     panic_details: bool,
-) -> Outcome {
+) -> CallResult {
     let future = pin!(start());
     let future = CatchUnwind::new(future);
     let outcome = match timeout {
@@ -223,10 +213,10 @@ async fn run_future<F: Future<Output = Result<CallResult, ArgumentError>>>(
         // Without a Tokio timer, `timeout` panics when it builds its `Sleep`: report that
         // as a configuration error instead of unwinding into the caller.
         Some(limit) => match catch_panic(|| Box::pin(tokio::time::timeout(limit, future))) {
-            Err(_) => return (CallOutcome::NoTimer, messages::no_timer(name)),
+            Err(_) => return messages::no_timer(name),
             Ok(timed) => match timed.await {
                 Ok(outcome) => outcome,
-                Err(_) => return (CallOutcome::Timeout, messages::timed_out(name, limit)),
+                Err(_) => return messages::timed_out(name, limit),
             },
         },
     };
@@ -259,18 +249,12 @@ pub(crate) fn result_of(
     }
 }
 
-/// The outcome label and result of a finished tool future.
+/// The result of a finished tool future (the messages carry their own outcome labels).
 #[inline]
 fn finish(
     name: &'static str,
     outcome: Result<Result<CallResult, ArgumentError>, String>,
     panic_details: bool,
-) -> Outcome {
-    let label = match &outcome {
-        Ok(Ok(result)) if result.is_error => CallOutcome::ToolError,
-        Ok(Ok(_)) => CallOutcome::Ok,
-        Ok(Err(_)) => CallOutcome::InvalidArguments,
-        Err(_) => CallOutcome::Panic,
-    };
-    (label, result_of(name, outcome, panic_details))
+) -> CallResult {
+    result_of(name, outcome, panic_details)
 }

@@ -1,8 +1,6 @@
 //! A toolkit's skills: the two builtin tools' place in listing and dispatch, the catalog,
 //! and the application's side (listing skills, loading one, adding skills read at run time).
 
-use std::sync::Arc;
-
 use crate::group::ToolGroup;
 use crate::meta::ToolDefinition;
 use crate::registry::Registry;
@@ -79,7 +77,7 @@ impl<R: Registry> Toolkit<R> {
         if let Some(mark) = entry.mark {
             crate::registry::set_bit(bits.as_mut(), mark as usize, true);
         }
-        *session = Session::from_bits(bits);
+        session.apply(bits);
         Ok(text::loaded(entry.info))
     }
 
@@ -96,9 +94,7 @@ impl<R: Registry> Toolkit<R> {
     /// skill is loaded or the group activated).
     #[must_use]
     pub fn with_skill_activation(mut self, on: bool) -> Self {
-        self.core_mut("with_skill_activation")
-            .skills
-            .set_activate(on);
+        self.core_mut().skills.set_activate(on);
         self
     }
 
@@ -143,11 +139,7 @@ impl<R: Registry> Toolkit<R> {
         }
         let root = dir.root().to_path_buf();
         let infos = dir.into_infos(groups[g].name);
-        if let Err(clash) = self
-            .core_mut("with_skills")
-            .skills
-            .add(g as u32, switch, infos)
-        {
+        if let Err(clash) = self.core_mut().skills.add(g as u32, switch, infos) {
             return Err(SkillDirError::new(
                 &root,
                 clash,
@@ -159,10 +151,8 @@ impl<R: Registry> Toolkit<R> {
         Ok(self)
     }
 
-    fn core_mut(&mut self, what: &str) -> &mut super::Core<R> {
-        Arc::get_mut(&mut self.core).unwrap_or_else(|| {
-            panic!("toolgroup: `Toolkit::{what}` is a builder method: call it before the toolkit serves calls")
-        })
+    fn core_mut(&mut self) -> &mut super::Core<R> {
+        super::Core::make_mut(&mut self.core)
     }
 
     /// The builtin definitions `session` is shown.
@@ -179,10 +169,5 @@ impl<R: Registry> Toolkit<R> {
             READ_SKILL_FILE => all.file.map(|d| (Target::SkillFile, d)),
             _ => None,
         }
-    }
-
-    /// Whether a call of `name` may change the session (a barrier in a batch).
-    pub(crate) fn changes_session(&self, name: &str) -> bool {
-        self.is_reset(name) || (name == SKILL_TOOL && self.core.skills.all.skill.is_some())
     }
 }

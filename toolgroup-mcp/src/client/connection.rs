@@ -1,7 +1,6 @@
 //! One connection's life: opening it (spawn or reach, handshake, list), reconnecting with
 //! backoff, forgetting a lost one, and publishing the tool list.
 
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -115,9 +114,9 @@ impl Inner {
         });
         let progress = Arc::new(Progress::default());
         let label = || server.label.clone();
-        let handshake = |e: &dyn fmt::Display| RemoteError::Handshake {
+        let handshake = |e: rmcp::service::ClientInitializeError| RemoteError::Handshake {
             server: label(),
-            detail: e.to_string(),
+            source: Arc::new(e),
         };
         let connect = async {
             let service = match &server.endpoint {
@@ -145,13 +144,13 @@ impl Inner {
                         .spawn()
                         .map_err(|e| RemoteError::Spawn {
                             server: label(),
-                            detail: e.to_string(),
+                            source: Arc::new(e),
                         })?;
                     let transport = IntoTransport::<RoleClient, _, _>::into_transport(transport);
                     handler
                         .serve(Routed::new(transport, progress.clone()))
                         .await
-                        .map_err(|e| handshake(&e))?
+                        .map_err(handshake)?
                 }
                 Endpoint::Http {
                     url,
@@ -167,7 +166,7 @@ impl Inner {
                     handler
                         .serve(Routed::new(transport, progress.clone()))
                         .await
-                        .map_err(|e| handshake(&e))?
+                        .map_err(handshake)?
                 }
             };
             let tools = service
@@ -176,7 +175,7 @@ impl Inner {
                 .await
                 .map_err(|e| RemoteError::List {
                     server: label(),
-                    detail: e.to_string(),
+                    source: Arc::new(e),
                 })?;
             Ok::<_, RemoteError>((service, tools))
         };

@@ -1,10 +1,17 @@
 //! Why connecting failed: [`RemoteError`], and durations written for people.
 
+use std::error::Error;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
-/// Why connecting to a remote server failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The underlying error of a [`RemoteError`], shared so the error stays `Clone`.
+pub type RemoteSource = Arc<dyn Error + Send + Sync + 'static>;
+
+/// Why connecting to a remote server failed. [`source`](Error::source) gives the underlying
+/// error (the operating system's `io::Error` for [`Spawn`](Self::Spawn), rmcp's error
+/// otherwise).
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum RemoteError {
     /// The child process could not be started.
@@ -12,21 +19,21 @@ pub enum RemoteError {
         /// The server's label.
         server: String,
         /// The operating system's error.
-        detail: String,
+        source: Arc<std::io::Error>,
     },
     /// The server could not be reached, or the MCP handshake failed.
     Handshake {
         /// The server's label.
         server: String,
         /// What went wrong.
-        detail: String,
+        source: RemoteSource,
     },
     /// Listing the tools failed.
     List {
         /// The server's label.
         server: String,
         /// What went wrong.
-        detail: String,
+        source: RemoteSource,
     },
     /// Connecting took longer than the connect timeout.
     Timeout {
@@ -40,22 +47,22 @@ pub enum RemoteError {
 impl fmt::Display for RemoteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RemoteError::Spawn { server, detail } => {
+            RemoteError::Spawn { server, source } => {
                 write!(
                     f,
-                    "the MCP server `{server}` could not be started: {detail}"
+                    "the MCP server `{server}` could not be started: {source}"
                 )
             }
-            RemoteError::Handshake { server, detail } => {
+            RemoteError::Handshake { server, source } => {
                 write!(
                     f,
-                    "the MCP server `{server}` could not be reached: {detail}"
+                    "the MCP server `{server}` could not be reached: {source}"
                 )
             }
-            RemoteError::List { server, detail } => {
+            RemoteError::List { server, source } => {
                 write!(
                     f,
-                    "the MCP server `{server}` did not list its tools: {detail}"
+                    "the MCP server `{server}` did not list its tools: {source}"
                 )
             }
             RemoteError::Timeout { server, after } => write!(
@@ -67,7 +74,17 @@ impl fmt::Display for RemoteError {
     }
 }
 
-impl std::error::Error for RemoteError {}
+impl Error for RemoteError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            RemoteError::Spawn { source, .. } => Some(&**source),
+            RemoteError::Handshake { source, .. } | RemoteError::List { source, .. } => {
+                Some(&**source)
+            }
+            RemoteError::Timeout { .. } => None,
+        }
+    }
+}
 
 /// A duration for people: `1.5 s`, `30 s`, `250 ms`.
 pub(super) fn seconds(d: Duration) -> String {

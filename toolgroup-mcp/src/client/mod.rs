@@ -80,7 +80,7 @@ mod validate;
 
 pub use tokio_util::sync::CancellationToken;
 
-pub use error::RemoteError;
+pub use error::{RemoteError, RemoteSource};
 pub use list::{RemoteTool, ToolList};
 pub use names::{
     ExposedName, ExposedNames, MAX_TOOL_NAME_LEN, NameProblem, expose_names, is_valid_tool_name,

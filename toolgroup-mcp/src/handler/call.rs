@@ -7,7 +7,7 @@ use rmcp::model::{CallToolResponse, ErrorData};
 use rmcp::service::RequestContext;
 use serde_json::Value;
 use toolgroup_core::context::Progress;
-use toolgroup_core::{CallContext, CallResult, Registry, Session, Toolkit};
+use toolgroup_core::{CallContext, CallResult, Registry, Session, ToolKind, Toolkit};
 
 use super::{McpHandler, Place};
 use crate::Mode;
@@ -16,6 +16,7 @@ impl<R: Registry> McpHandler<R> {
     /// A call that changes the session (`reset_tools`, a skill load), with its change kept
     /// where the session lives: the connection's own session, or the store under the
     /// client's key. Where it cannot be kept, a change is refused and nothing is changed.
+    /// `kind` is what the call's name resolved to (one that changes the session).
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn changing_call(
         &self,
@@ -24,18 +25,17 @@ impl<R: Registry> McpHandler<R> {
         name: &str,
         arguments: &Value,
         context: &RequestContext<RoleServer>,
-        is_reset: bool,
-        is_load: bool,
+        kind: ToolKind,
     ) -> Result<CallToolResponse, ErrorData> {
         let toolkit = self.toolkit();
-        // reset_tools, or a skill load
+        let is_load = kind == ToolKind::LoadSkill;
         let (result, changed) = match place {
             Place::Fixed(_) => unreachable!("`call_tool` answers a fixed selection itself"),
             Place::NoKey if is_load => {
                 // Nothing to keep unless the load activates a group.
                 let mut session = Session::new();
                 let result = forward_call(toolkit, &mut session, name, arguments, context).await;
-                if !same_groups(&session, &Session::new()) {
+                if session != Session::new() {
                     return Ok(Self::error_result(format!(
                         "`{name}` was not run: loading this skill would activate its group, but this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
                     )));
@@ -43,9 +43,9 @@ impl<R: Registry> McpHandler<R> {
                 (result, false)
             }
             Place::NoKey => {
-                return Ok(Self::error_result(
-                    "`reset_tools` was not run: this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed.".to_owned(),
-                ));
+                return Ok(Self::error_result(format!(
+                    "`{name}` was not run: this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
+                )));
             }
             Place::Local => {
                 let _gate = self.reset_gate.lock().await;
@@ -53,7 +53,7 @@ impl<R: Registry> McpHandler<R> {
                 let mut session = before;
                 let result = forward_call(toolkit, &mut session, name, arguments, context).await;
                 *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
-                (result, !same_groups(&session, &before))
+                (result, session != before)
             }
             Place::Keyed(key) => {
                 let before = match self.load(place).await {
@@ -68,8 +68,8 @@ impl<R: Registry> McpHandler<R> {
                 let result = forward_call(toolkit, &mut session, name, arguments, context).await;
                 // The store keeps the active groups (not which skills were loaded): a load
                 // that activates none has nothing to save.
-                let changed = !same_groups(&session, &before);
-                if !result.is_error && (is_reset || changed) {
+                let changed = session != before;
+                if !result.is_error && (!is_load || changed) {
                     let names = session.active_names().map(str::to_owned).collect();
                     if let Err(e) = self.shared.store.save(key, names).await {
                         return Ok(Self::error_result(format!(
@@ -80,17 +80,12 @@ impl<R: Registry> McpHandler<R> {
                 (result, changed)
             }
         };
-        if changed && mode == Mode::Dynamic {
+        if changed && mode == Mode::List {
             // Best effort: a client that went away does not need the notification.
             let _ = context.peer.notify_tool_list_changed().await;
         }
         self.to_mcp(name, result)
     }
-}
-
-/// Whether two sessions have the same active groups (whatever skills each loaded).
-pub(super) fn same_groups<R: Registry>(a: &Session<R>, b: &Session<R>) -> bool {
-    a.active_names().eq(b.active_names())
 }
 
 /// Run one tool call with the MCP request's context:

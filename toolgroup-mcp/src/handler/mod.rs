@@ -19,20 +19,19 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{
-    CallResult, Content, Registry, Session, ToolCall, ToolDefinition, Toolkit, meta::RESET_TOOLS,
-    skill::SKILL_TOOL,
+    CallResult, Content, Registry, Session, ToolCall, ToolDefinition, ToolKind, Toolkit,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};
 
-use self::call::{forward_call, same_groups, tools_call_problem};
+use self::call::{forward_call, tools_call_problem};
 
 /// The MCP server of one connection: an rmcp [`ServerHandler`] built by
 /// [`McpServer::handler`](crate::McpServer::handler). Holds the connection's active set
 /// (stdio, HTTP protocol sessions); stateless HTTP requests use the server's store.
 pub struct McpHandler<R: Registry> {
     shared: Arc<Shared<R>>,
-    /// The connection's active set (gated and dynamic modes), read by every call.
+    /// The connection's active set (mask and list modes), read by every call.
     local: Arc<std::sync::Mutex<Session<R>>>,
     /// Held by a running `reset_tools`, so concurrent resets of one connection apply one at
     /// a time (each sees the set the previous one left).
@@ -105,10 +104,10 @@ impl<R: Registry> McpHandler<R> {
         &self.shared.toolkit
     }
 
-    /// The mode this request is served in: dynamic falls back to gated for 2026-07-28.
+    /// The mode this request is served in: list falls back to mask for 2026-07-28.
     fn mode(&self, ctx: &RequestContext<RoleServer>) -> Mode {
         match self.shared.mode {
-            Mode::Dynamic if is_2026_or_later(ctx) => Mode::Gated,
+            Mode::List if is_2026_or_later(ctx) => Mode::Mask,
             mode => mode,
         }
     }
@@ -169,7 +168,7 @@ impl<R: Registry> McpHandler<R> {
     fn listed<'a>(&'a self, mode: Mode, session: &'a Session<R>) -> Vec<Cow<'a, Tool>> {
         let toolkit = self.toolkit();
         match mode {
-            Mode::Gated => self
+            Mode::Mask => self
                 .shared
                 .tools
                 .iter()
@@ -185,7 +184,11 @@ impl<R: Registry> McpHandler<R> {
             // are listed while the chosen groups show a skill.
             Mode::Selected => toolkit
                 .definitions(session)
-                .filter(|d| d.name != RESET_TOOLS || d.group.is_some())
+                .filter(|d| {
+                    toolkit
+                        .reset_definition()
+                        .is_none_or(|reset| !std::ptr::eq(reset, *d))
+                })
                 .map(|d| self.tool_of(d))
                 .collect(),
             _ => toolkit
@@ -244,7 +247,7 @@ impl<R: Registry> McpHandler<R> {
         let mut capabilities = ServerCapabilities::builder()
             .enable_logging()
             .enable_tools();
-        if self.shared.mode == Mode::Dynamic {
+        if self.shared.mode == Mode::List {
             capabilities = capabilities.enable_tool_list_changed();
         }
         let mut capabilities = capabilities.build();
@@ -396,7 +399,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let mode = self.mode(&context);
         let place = self.place(&context);
         let session = match mode {
-            Mode::Gated => Session::new(),
+            Mode::Mask => Session::new(),
             _ => self
                 .load(&place)
                 .await
@@ -410,7 +413,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let mut result = ListToolsResult::with_all_items(tools);
         if is_2026_or_later(&context) {
             result = match mode {
-                Mode::Gated => result
+                Mode::Mask => result
                     .with_ttl_ms(self.shared.list_ttl_ms)
                     .with_cache_scope(CacheScope::Public),
                 Mode::Selected => result
@@ -501,36 +504,40 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let mode = self.mode(&context);
         let place = self.place(&context);
         let toolkit = self.toolkit();
-        let is_reset = name == RESET_TOOLS && toolkit.reset_definition().is_some();
-        // A skill load changes the session too: which skills were loaded, and under the
-        // activation policy a group. It is kept like a `reset_tools` call's change.
-        let is_load = name == SKILL_TOOL && toolkit.definition(SKILL_TOOL).is_some();
-        let known = self.shared.index.contains_key(name) || toolkit.definition(name).is_some();
+        // Resolved once: against the connection's selection when it has one; otherwise what
+        // the name stands for does not depend on the session, which is loaded below only for
+        // the calls that need it.
+        let probe = match &place {
+            Place::Fixed(selection) => *selection,
+            _ => Session::new(),
+        };
+        let resolved = toolkit.resolve(&probe, name);
 
         if let Place::Fixed(selection) = &place {
-            if !known || is_reset || !toolkit.is_available(selection, name) {
+            // The connection's groups are the ones it selected: `reset_tools` is not listed.
+            let Some(resolved) =
+                resolved.filter(|r| r.is_available() && r.kind() != ToolKind::ResetTools)
+            else {
                 return Err(self.unknown_tool(name, mode, selection));
-            }
+            };
             let mut session = *selection;
             let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
-            if is_load && !same_groups(&session, selection) {
+            if resolved.changes_session() && session != *selection {
                 return Ok(Self::error_result(format!(
                     "`{name}` was not run: loading this skill would activate its group, but this connection's groups are the ones it selected. Nothing was changed."
                 )));
             }
             return self.to_mcp(name, result);
         }
-        if !known {
+        let Some(resolved) = resolved else {
             let session = self.load(&place).await.unwrap_or_default();
             return Err(self.unknown_tool(name, mode, &session));
-        }
+        };
 
-        if !is_reset && !is_load {
+        if !resolved.changes_session() {
             let loaded = match &place {
                 // A basic tool needs no active set: it answers while the store is down.
-                Place::Keyed(_) if toolkit.group_of(name).is_some_and(|g| g.basic) => {
-                    Ok(Session::new())
-                }
+                Place::Keyed(_) if resolved.group().is_some_and(|g| g.basic) => Ok(Session::new()),
                 _ => self.load(&place).await,
             };
             let mut session = match loaded {
@@ -545,7 +552,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return self.to_mcp(name, result);
         }
 
-        self.changing_call(&place, mode, name, &arguments, &context, is_reset, is_load)
+        self.changing_call(&place, mode, name, &arguments, &context, resolved.kind())
             .await
     }
 }

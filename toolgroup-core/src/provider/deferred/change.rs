@@ -111,7 +111,7 @@ pub(super) fn mark_loaded<R: Registry>(loaded: &mut Session<R>, change: &Change)
     for &slot in &change.loads {
         set_bit(bits.as_mut(), slot, true);
     }
-    *loaded = Session::from_bits(bits);
+    loaded.apply(bits);
 }
 
 /// The system message's text: what changed, each group's tools, and the instructions of the
