@@ -23,5 +23,6 @@ mod hygiene;
 mod key_order;
 mod middleware;
 mod quickstart;
+mod readme;
 mod skills;
 mod tools;
