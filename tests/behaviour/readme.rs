@@ -11,6 +11,15 @@ fn read(path: &str) -> String {
         .unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 
+/// rustdoc's own code block attributes (besides `ignore-*` and `edition*`).
+const RUSTDOC_ATTRS: &[&str] = &[
+    "should_panic",
+    "no_run",
+    "compile_fail",
+    "test_harness",
+    "standalone_crate",
+];
+
 /// Whether rustdoc compiles a fenced block with this info string as Rust (and so hides its
 /// `# ` lines): no language, `rust`, or only rustdoc's own attributes (`ignore`, `no_run`, ...).
 fn is_rust(info: &str) -> bool {
@@ -20,10 +29,7 @@ fn is_rust(info: &str) -> bool {
         .collect();
     tokens.contains(&"rust")
         || tokens.iter().all(|t| {
-            ["should_panic", "no_run", "compile_fail", "test_harness", "standalone_crate"]
-                .contains(t)
-                || t.starts_with("ignore")
-                || t.starts_with("edition")
+            RUSTDOC_ATTRS.contains(t) || t.starts_with("ignore") || t.starts_with("edition")
         })
 }
 
@@ -42,7 +48,9 @@ fn hidden_lines(markdown: &str) -> Vec<(usize, String)> {
             .filter(|&(_, n)| n >= 3);
         match (open, fence) {
             (None, Some((c, n))) => open = Some((c, n, is_rust(&trimmed[n..]))),
-            (Some((c, n, _)), Some((d, m))) if c == d && m >= n && trimmed[m..].trim().is_empty() => {
+            (Some((c, n, _)), Some((d, m)))
+                if c == d && m >= n && trimmed[m..].trim().is_empty() =>
+            {
                 open = None
             }
             (Some((_, _, true)), _) if trimmed == "#" || trimmed.starts_with("# ") => {
