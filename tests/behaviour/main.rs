@@ -24,5 +24,6 @@ mod key_order;
 mod middleware;
 mod outcomes;
 mod quickstart;
+mod readme;
 mod skills;
 mod tools;

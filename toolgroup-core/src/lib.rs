@@ -5,12 +5,8 @@
 //!
 //! # Cargo features
 //!
-//! - `preserve_order` (off by default): keep JSON object keys in insertion order, so schema
-//!   properties follow the parameters and fields as declared and `reset_tools` lists the groups
-//!   in toolkit order; without it they are sorted. It enables serde_json's (and schemars')
-//!   `preserve_order`, which Cargo unifies across the whole build: every crate's
-//!   `serde_json::Map` then keeps insertion order, and parsing into a map gets slower. The
-//!   `toolgroup` crate forwards it as its own `preserve_order` feature.
+//! One, `preserve_order` (off by default), which the `toolgroup` crate forwards as its own:
+//! see [its feature table](https://docs.rs/toolgroup/latest/toolgroup/#cargo-features).
 
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

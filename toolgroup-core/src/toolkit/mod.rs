@@ -142,6 +142,51 @@ impl<R: Registry> Core<R> {
 
 /// A toolkit: the groups of a `#[toolkit]` struct plus dispatch, tool definitions and
 /// options. `Send + Sync`; share one behind an `Arc` across all sessions.
+///
+/// Build it once from the `#[toolkit]` struct, then give each conversation a [`Session`](crate::Session)
+/// (which groups are active) and pass it to every call:
+///
+/// ```
+/// use toolgroup::prelude::*;
+///
+/// /// Add two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// #[tool_group(name = "math", description = "Arithmetic.", tools = [add])]
+/// struct Math;
+///
+/// #[toolkit]
+/// struct Agent {
+///     math: Math,
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let toolkit = Toolkit::new(Agent { math: Math });
+/// let mut session = toolkit.session();
+/// let args = r#"{"a": 1, "b": 2}"#;
+/// // `math` is not active yet: the call is refused with the hint to activate it.
+/// assert!(toolkit.call(&mut session, "add", args).await.is_error);
+///
+/// toolkit.call(&mut session, "reset_tools", r#"{"math": true}"#).await;
+/// assert!(session.is_active(AgentGroup::Math));
+/// assert_eq!(toolkit.call(&mut session, "add", args).await.text_joined(), "3");
+/// # }
+/// ```
+///
+/// # Methods by task
+///
+/// | Task | Methods |
+/// |---|---|
+/// | Build | [`new`](Self::new), then options: [`with_policy`](Self::with_policy), [`layer`](Self::layer), [`with_default_timeout`](Self::with_default_timeout), [`with_panic_details`](Self::with_panic_details), [`with_reset_tools`](Self::with_reset_tools), [`with_skill_activation`](Self::with_skill_activation), [`with_skills`](Self::with_skills) |
+/// | Sessions | [`session`](Self::session) starts one; switch groups with the model's `reset_tools` call or [`Session`](crate::Session)'s own methods ([`reset`](crate::Session::reset), [`activate`](crate::Session::activate), [`restore`](crate::Session::restore), ...) |
+/// | Call | [`call`](Self::call), [`call_with`](Self::call_with) (a [`CallContext`](crate::CallContext): call id, per-call data, progress, cancellation), [`call_batch`](Self::call_batch), [`call_batch_with`](Self::call_batch_with) |
+/// | List what the model sees | [`definitions`](Self::definitions), [`all_definitions`](Self::all_definitions), [`definition`](Self::definition), [`reset_definition`](Self::reset_definition), [`is_available`](Self::is_available), [`hidden_tools`](Self::hidden_tools); per provider, [`provider::Rendered`](crate::provider::Rendered) |
+/// | Inspect | [`groups`](Self::groups), [`group_of`](Self::group_of), [`registry`](Self::registry), [`catalog`](Self::catalog) (Markdown or JSON) |
+/// | Skills | [`skills`](Self::skills), [`skill`](Self::skill), [`visible_skills`](Self::visible_skills), [`skill_catalog`](Self::skill_catalog), [`load_skill`](Self::load_skill), [`is_skill_loaded`](Self::is_skill_loaded) |
 pub struct Toolkit<R: Registry> {
     pub(crate) core: Arc<Core<R>>,
     pub(crate) expose_reset: bool,
