@@ -33,7 +33,12 @@ fn responses_namespace(request: &Value, name: &str) -> Option<String> {
         tools.as_array().into_iter().flatten().find_map(|tool| {
             let inside = tool["type"] == "namespace"
                 && tool["tools"].as_array().into_iter().flatten().any(defines);
-            inside.then(|| tool["name"].as_str().expect("a namespace's name").to_owned())
+            inside.then(|| {
+                tool["name"]
+                    .as_str()
+                    .expect("a namespace's name")
+                    .to_owned()
+            })
         })
     };
     let appended = request["input"]

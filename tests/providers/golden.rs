@@ -1,6 +1,8 @@
-//! Golden definitions: every tool of the golden toolkit, rendered for every provider, exactly
-//! as the request's `tools` value (`tests/golden/definitions/<provider>.json`). Refresh with
-//! `TOOLGROUP_BLESS=1 cargo test -p toolgroup --test providers golden::` and review the diff.
+//! Golden definitions: every tool of the golden toolkit, rendered for every provider as the
+//! request's `tools` value (`tests/golden/definitions/<provider>.json`), and how a golden
+//! mismatch reads. One set of goldens serves both key orders (see `support/golden.rs`).
+//! Refresh with `TOOLGROUP_BLESS=1 cargo test -p toolgroup --test providers` (without the
+//! `preserve_order` feature) and review the diff.
 
 use crate::support::*;
 
@@ -72,7 +74,10 @@ fn required_is_compared_as_a_set_only_when_asked() {
     let declared = json!({"required": ["web", "data"], "enum": ["a", "b"]});
     assert_eq!(golden_mismatch(&sorted, &declared, true), None);
     let report = golden_mismatch(&sorted, &declared, false).expect("ordered");
-    assert!(report.contains(r#"$.required[0]: expected "data", got "web""#), "{report}");
+    assert!(
+        report.contains(r#"$.required[0]: expected "data", got "web""#),
+        "{report}"
+    );
     let other = json!({"required": ["web", "data"], "enum": ["b", "a"]});
     let report = golden_mismatch(&sorted, &other, true).expect("enum stays ordered");
     assert!(report.contains("$.enum[0]"), "{report}");

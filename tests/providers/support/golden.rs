@@ -66,7 +66,11 @@ pub fn golden_mismatch(expected: &Value, actual: &Value, required_as_set: bool) 
         return None;
     }
     let total = lines.len();
-    let mut out: Vec<String> = lines.into_iter().take(SHOWN).map(|l| format!("  {l}")).collect();
+    let mut out: Vec<String> = lines
+        .into_iter()
+        .take(SHOWN)
+        .map(|l| format!("  {l}"))
+        .collect();
     if total > SHOWN {
         out.push(format!("  ... and {} more", total - SHOWN));
     }
