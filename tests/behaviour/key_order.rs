@@ -199,6 +199,44 @@ fn declaration_order_is_kept_with_the_feature() {
     }
 }
 
+/// Without the feature every object's keys are sorted, in every provider's rendering; so is
+/// OpenAI strict mode's `required`, which lists every property in the properties' order (the
+/// goldens, written by this build, compare it as a set in a `preserve_order` build).
+#[cfg(not(feature = "preserve_order"))]
+#[test]
+fn without_the_feature_keys_are_sorted() {
+    for &provider in Provider::ALL {
+        let tools = definitions(provider);
+        let tool = |name: &str| {
+            let (_, tool) = tools.iter().find(|(n, _)| n == name).expect("a tool");
+            input_schema(provider, tool).clone()
+        };
+        let (book, price, reset) = (tool("book"), tool("price"), tool("reset_tools"));
+        assert_eq!(
+            keys(&book["properties"]),
+            ["alpha", "middle", "zeta"],
+            "{provider}"
+        );
+        let stop = match price["$defs"].get("Stop") {
+            Some(defined) => defined.clone(),
+            None => price["properties"]["stops"]["items"].clone(),
+        };
+        assert_eq!(keys(&stop["properties"]), ["days", "town"], "{provider}");
+        assert_eq!(
+            keys(&reset["properties"]),
+            ["alerts", "travel"],
+            "{provider}"
+        );
+        if matches!(provider, Provider::OpenAiChat | Provider::OpenAiResponses) {
+            assert_eq!(
+                strings(&book["required"]),
+                ["alpha", "middle", "zeta"],
+                "{provider}"
+            );
+        }
+    }
+}
+
 /// With `preserve_order`, a tool's structured result and its MCP output schema follow the
 /// output type's fields.
 #[cfg(feature = "preserve_order")]
