@@ -13,9 +13,11 @@
 //! `"defer_loading": true` and each switch is a `{"role":"system"}` message of
 //! `tool_removal` and `tool_addition` blocks after the turn's tool results; on OpenAI
 //! Responses the tools of a newly active group arrive once, in an `additional_tools` item,
-//! and `tool_choice` names what may be called; OpenAI Chat and Gemini fall back to the mask
-//! mode. `agentscope` is the list mode with the active groups' instructions in the system
-//! prompt, as AgentScope builds it.
+//! `tool_choice` names what may be called, and the model's calls of appended tools carry a
+//! `namespace` (the tool's name, as the API sends it) that the replayed `function_call` and
+//! its `function_call_output` keep; OpenAI Chat and Gemini fall back to the mask mode.
+//! `agentscope` is the list mode with the active groups' instructions in the system prompt,
+//! as AgentScope builds it.
 
 #[path = "support/conversation.rs"]
 mod conversation;

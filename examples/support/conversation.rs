@@ -78,15 +78,9 @@ pub async fn play(provider: Provider, mode: Mode) -> Result<Vec<Value>, Box<dyn 
             Mode::Deferred => deferred.beta_headers(),
             _ => &[],
         };
-        bodies.push(body(
-            provider,
-            &system,
-            tools,
-            choice,
-            &conversation,
-            headers,
-        ));
-        let reply = model(provider, turn + 1, &step);
+        let request = body(provider, &system, tools, choice, &conversation, headers);
+        let reply = model(provider, turn + 1, &step, &request);
+        bodies.push(request);
         let decoded = deferred.decode(&reply)?;
         conversation.extend(replayed(provider, reply));
         let results = kit.call_batch(&mut session, &decoded.calls).await;
@@ -188,16 +182,24 @@ fn body(
     body
 }
 
-/// The scripted model's reply on turn `n`: one call of `step`, in the provider's shape.
-fn model(provider: Provider, n: usize, step: &Move) -> Value {
+/// The scripted model's reply on turn `n` to `request`: one call of `step`, in the provider's
+/// shape. On OpenAI Responses, as the API answers, a call of a function appended by an
+/// `additional_tools` item carries the function's name as its `namespace`, and one of a
+/// function inside a `namespace` tool that namespace's name; the replay must send it back
+/// (the API refuses a `function_call` without it: "Missing namespace for function_call").
+fn model(provider: Provider, n: usize, step: &Move, request: &Value) -> Value {
     let (name, args) = (step.tool, &step.arguments);
     match provider {
         Provider::Anthropic => json!({"role": "assistant", "content": [
             {"type": "tool_use", "id": format!("toolu_{n:02}"), "name": name, "input": args}
         ]}),
-        Provider::OpenAiResponses => json!({"output": [
-            {"type": "function_call", "call_id": format!("call_{n:02}"), "name": name, "arguments": args.to_string()}
-        ]}),
+        Provider::OpenAiResponses => {
+            let mut call = json!({"type": "function_call", "call_id": format!("call_{n:02}"), "name": name, "arguments": args.to_string()});
+            if let Some(namespace) = responses_namespace(request, name) {
+                call["namespace"] = Value::String(namespace);
+            }
+            json!({"output": [call]})
+        }
         Provider::Gemini => json!({"role": "model", "parts": [
             {"functionCall": {"id": format!("call_{n:02}"), "name": name, "args": args}}
         ]}),
@@ -205,6 +207,33 @@ fn model(provider: Provider, n: usize, step: &Move) -> Value {
             {"id": format!("call_{n:02}"), "type": "function", "function": {"name": name, "arguments": args.to_string()}}
         ]}),
     }
+}
+
+/// The namespace of the function `name` in an OpenAI Responses `request`: its own name when
+/// an `additional_tools` item of the input appended it, the namespace's name when it is
+/// inside a `namespace` tool, none for a function of the top-level `tools`.
+fn responses_namespace(request: &Value, name: &str) -> Option<String> {
+    let defines = |tool: &Value| tool["type"] == "function" && tool["name"] == name;
+    let namespaced = |tools: &Value| {
+        tools.as_array().into_iter().flatten().find_map(|tool| {
+            let inside = tool["type"] == "namespace"
+                && tool["tools"].as_array().into_iter().flatten().any(defines);
+            inside.then(|| tool["name"].as_str().unwrap_or_default().to_owned())
+        })
+    };
+    let appended = request["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|item| item["type"] == "additional_tools")
+        .find_map(|item| {
+            if item["tools"].as_array().into_iter().flatten().any(defines) {
+                Some(name.to_owned())
+            } else {
+                namespaced(&item["tools"])
+            }
+        });
+    appended.or_else(|| namespaced(&request["tools"]))
 }
 
 /// What of the reply goes back into the conversation (a Responses reply's output items).

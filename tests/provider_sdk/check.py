@@ -8,10 +8,15 @@ Each request body is checked recursively against the SDK's TypedDict for the req
 every key must be one the TypedDict declares (an unknown or misspelled key fails), every
 required key must be present, and every value must match its annotation (literals, unions,
 lists, nested TypedDicts). Beta bodies (with `"_headers"`) are checked against the beta types,
-and their header must name the beta. The negative cases at the end prove that the checker
-fails on the mistakes that matter here (a misspelled key, `tool_name` where a tool change
-wants `name`, a wrong literal). Gemini has no official request types in these SDKs and is
-not checked here.
+and their header must name the beta. An OpenAI Responses body is also checked as the API
+reads a replayed conversation, which the types cannot say: a `function_call` of a function
+appended by an `additional_tools` item must carry that function's name as its `namespace`,
+one of a function inside a `namespace` tool that namespace's name (the API refuses a replay
+without it: "Missing namespace for function_call"), and a `function_call_output` that names
+a namespace names its call's. The negative cases at the end prove that the checker fails on
+the mistakes that matter here (a misspelled key, `tool_name` where a tool change wants
+`name`, a wrong literal, a replayed call of an appended tool without or with another
+namespace). Gemini has no official request types in these SDKs and is not checked here.
 """
 import collections.abc
 import json
@@ -135,11 +140,52 @@ def request_type(provider, body):
     return {"openai-responses": RESPONSES, "openai-chat": CHAT}[provider]
 
 
+def replay_errors(body):
+    """Every replayed Responses item the API would refuse for its `namespace`."""
+    expected = {}  # function name -> the namespace its calls carry
+
+    def add_namespaces(tools):
+        for tool in tools or []:
+            if tool.get("type") == "namespace":
+                for inner in tool.get("tools") or []:
+                    expected.setdefault(inner.get("name"), tool.get("name"))
+
+    add_namespaces(body.get("tools"))
+    calls = {}
+    out = []
+    for i, item in enumerate(body.get("input") or []):
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type")
+        at = f"$.input[{i}]"
+        if kind == "additional_tools":
+            for tool in item.get("tools") or []:
+                if tool.get("type") == "function":
+                    expected[tool.get("name")] = tool.get("name")
+            add_namespaces(item.get("tools"))
+        elif kind == "function_call":
+            name, got = item.get("name"), item.get("namespace")
+            want = expected.get(name)
+            if want is not None and got != want:
+                how = "without a namespace" if got is None else f"with namespace {got!r}"
+                out.append(f"{at}: function_call {name!r} replayed {how}; the API sent and wants namespace {want!r}")
+            elif want is None and got is not None and got not in expected.values():
+                out.append(f"{at}: function_call {name!r} names namespace {got!r}, which this request does not define")
+            calls[item.get("call_id")] = got
+        elif kind == "function_call_output" and "namespace" in item:
+            call_id = item.get("call_id")
+            if call_id in calls and item["namespace"] != calls[call_id]:
+                out.append(f"{at}: function_call_output of {call_id!r} names namespace {item['namespace']!r}, its call {calls[call_id]!r}")
+    return out
+
+
 def check_body(label, provider, body):
     body = dict(body)
     tp = request_type(provider, body)
     body.pop("_headers", None)
     found = errors(body, tp)
+    if provider == "openai-responses":
+        found += replay_errors(body)
     if found:
         print(f"FAIL {label} ({tp.__module__}.{tp.__name__}):")
         for line in found[:20]:
@@ -157,23 +203,21 @@ GOLDENS = {
 }
 
 
+def golden(name):
+    with open(os.path.join(ROOT, "deferred", f"{name}.json")) as f:
+        return json.load(f)
+
+
 def main(argv):
     ok = True
     checked = 0
-    for order in ("", "preserve_order"):
-        for name, provider in GOLDENS.items():
-            path = os.path.join(ROOT, order, "deferred", f"{name}.json")
-            with open(path) as f:
-                requests = json.load(f)
-            for i, body in enumerate(requests):
-                ok &= check_body(f"{order or 'sorted'}/{name}[{i}]", provider, body)
-                checked += 1
-        path = os.path.join(ROOT, order, "deferred", "openai-responses-namespace-output.json")
-        with open(path) as f:
-            items = json.load(f)
-        body = {"model": "gpt-5.4", "input": items}
-        ok &= check_body(f"{order or 'sorted'}/namespace-output", "openai-responses", body)
-        checked += 1
+    for name, provider in GOLDENS.items():
+        for i, body in enumerate(golden(name)):
+            ok &= check_body(f"{name}[{i}]", provider, body)
+            checked += 1
+    body = {"model": "gpt-5.4", "input": golden("openai-responses-namespace-output")}
+    ok &= check_body("namespace-output", "openai-responses", body)
+    checked += 1
     while argv[:1] == ["--example"]:
         provider, path = argv[1], argv[2]
         argv = argv[3:]
@@ -211,6 +255,32 @@ def negative_cases():
     if not errors({"model": "m", "input": [{"type": "additional_tools", "role": "user", "tools": []}]}, RESPONSES):
         print("FAIL the checker accepts an additional_tools item with role user")
         ok = False
+    ok &= negative_replays()
+    return ok
+
+
+def negative_replays():
+    """A replayed call of an appended or namespaced tool without its namespace, or with
+    another, must fail; the goldens' own replays must pass."""
+    ok = True
+    for name, namespace in (("openai-responses", "search"), ("openai-responses-namespaces", "web")):
+        body = golden(name)[-1]
+        if replay_errors(body):
+            print(f"FAIL the replay check refuses {name}'s last body:", replay_errors(body))
+            ok = False
+        calls = [i for i, item in enumerate(body["input"])
+                 if item.get("type") == "function_call" and item.get("name") == "search"]
+        if not calls or body["input"][calls[0]].get("namespace") != namespace:
+            print(f"FAIL {name}'s last body has no call of `search` in namespace {namespace!r}")
+            ok = False
+            continue
+        for label, change in (("without its namespace", lambda call: call.pop("namespace")),
+                              ("with another namespace", lambda call: call.update(namespace="web_search"))):
+            bad = json.loads(json.dumps(body))
+            change(bad["input"][calls[0]])
+            if not replay_errors(bad):
+                print(f"FAIL the checker accepts {name}'s call of `search` replayed {label}")
+                ok = False
     return ok
 
 

@@ -2,8 +2,9 @@
 """Checks the `deferred` example's output for one provider: 20 request bodies, one JSON
 object per line, whose `tools` never change (the cached prefix survives every switch), and
 whose change messages are there: 6 switches, each a system message of tool changes on
-Anthropic, `additional_tools` items on OpenAI Responses (each group appended once), the
-allow-list changing on OpenAI Chat and Gemini.
+Anthropic, `additional_tools` items on OpenAI Responses (each group appended once, and the
+calls of appended tools replayed with their namespace), the allow-list changing on OpenAI
+Chat and Gemini.
 
 Usage: example.py PROVIDER FILE
 """
@@ -28,6 +29,14 @@ elif provider == "openai-responses":
     assert appended and len(appended) == len(set(appended)), "each tool appended once"
     choices = {json.dumps(b["tool_choice"], sort_keys=True) for b in bodies}
     assert len(choices) == 7, f"{len(choices)} allow-lists, expected 7 (the start and 6 switches)"
+    # The API sends a call of an appended tool with the tool's name as its namespace; the
+    # replay keeps it on the call and its output (check.py checks every body for it).
+    calls = [i for i in last["input"] if i.get("type") == "function_call" and i["name"] in appended]
+    outputs = {i["call_id"]: i for i in last["input"] if i.get("type") == "function_call_output"}
+    assert len(calls) == 12, f"{len(calls)} calls of appended tools, expected 12"
+    for call in calls:
+        assert call.get("namespace") == call["name"], f"{call['name']}: namespace {call.get('namespace')!r}"
+        assert outputs[call["call_id"]].get("namespace") == call["name"], f"{call['name']}: its output's namespace"
 else:
     field = "toolConfig" if provider == "gemini" else "tool_choice"
     choices = {json.dumps(b[field], sort_keys=True) for b in bodies}

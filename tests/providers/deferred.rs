@@ -11,27 +11,69 @@ use toolgroup::provider::transcript::{self, TranscriptError};
 use crate::support::*;
 
 /// The model's moves: switch to `web`, search, switch to `data` (dropping `web`), refuse a
-/// misspelled switch, switch `web` back on beside `data`.
-fn moves() -> Vec<(&'static str, Value)> {
+/// misspelled switch, switch `web` back on beside `data`. The arguments are the exact text
+/// the model sends, so that the replayed calls are the same bytes whatever the build's key
+/// order.
+fn moves() -> Vec<(&'static str, &'static str)> {
     vec![
-        ("reset_tools", json!({"web": true, "data": false})),
-        ("search", json!({"query": "deferred tools"})),
-        ("reset_tools", json!({"web": false, "data": true})),
-        ("reset_tools", json!({"wbe": true})),
-        ("reset_tools", json!({"web": true, "data": true})),
+        ("reset_tools", r#"{"data":false,"web":true}"#),
+        ("search", r#"{"query":"deferred tools"}"#),
+        ("reset_tools", r#"{"data":true,"web":false}"#),
+        ("reset_tools", r#"{"wbe":true}"#),
+        ("reset_tools", r#"{"data":true,"web":true}"#),
     ]
 }
 
-fn reply(provider: Provider, n: usize, name: &str, args: &Value) -> Value {
+/// The `namespace` OpenAI Responses sends with a call of `name` answering `request`, as the
+/// API does: the tool's own name for a function appended by an `additional_tools` item, the
+/// namespace's name for a function inside a `namespace` tool, none for a top-level function.
+fn responses_namespace(request: &Value, name: &str) -> Option<String> {
+    let defines = |tool: &Value| tool["type"] == "function" && tool["name"] == name;
+    let namespaced = |tools: &Value| {
+        tools.as_array().into_iter().flatten().find_map(|tool| {
+            let inside = tool["type"] == "namespace"
+                && tool["tools"].as_array().into_iter().flatten().any(defines);
+            inside.then(|| {
+                tool["name"]
+                    .as_str()
+                    .expect("a namespace's name")
+                    .to_owned()
+            })
+        })
+    };
+    let appended = request["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|item| item["type"] == "additional_tools")
+        .find_map(|item| {
+            if item["tools"].as_array().into_iter().flatten().any(defines) {
+                Some(name.to_owned())
+            } else {
+                namespaced(&item["tools"])
+            }
+        });
+    appended.or_else(|| namespaced(&request["tools"]))
+}
+
+/// The model's reply to `request`: one call of `name` with the argument text `args`, in the
+/// provider's shape (a Responses call of an appended or namespaced tool with its namespace).
+fn reply(provider: Provider, n: usize, request: &Value, name: &str, args: &str) -> Value {
+    let parsed: Value = serde_json::from_str(args).expect("valid arguments");
     match provider {
         Provider::Anthropic => json!({"role": "assistant", "content": [
-            {"type": "tool_use", "id": format!("toolu_{n}"), "name": name, "input": args}]}),
-        Provider::OpenAiResponses => json!([
-            {"type": "function_call", "call_id": format!("call_{n}"), "name": name, "arguments": args.to_string()}]),
+            {"type": "tool_use", "id": format!("toolu_{n}"), "name": name, "input": parsed}]}),
+        Provider::OpenAiResponses => {
+            let mut call = json!({"type": "function_call", "call_id": format!("call_{n}"), "name": name, "arguments": args});
+            if let Some(namespace) = responses_namespace(request, name) {
+                call["namespace"] = Value::String(namespace);
+            }
+            json!([call])
+        }
         Provider::Gemini => json!({"role": "model", "parts": [
-            {"functionCall": {"id": format!("call_{n}"), "name": name, "args": args}}]}),
+            {"functionCall": {"id": format!("call_{n}"), "name": name, "args": parsed}}]}),
         _ => json!({"role": "assistant", "content": null, "tool_calls": [
-            {"id": format!("call_{n}"), "type": "function", "function": {"name": name, "arguments": args.to_string()}}]}),
+            {"id": format!("call_{n}"), "type": "function", "function": {"name": name, "arguments": args}}]}),
     }
 }
 
@@ -95,8 +137,9 @@ async fn play(
         )
     };
     for (n, (name, args)) in moves().into_iter().enumerate() {
-        requests.push(request_now(&state, &conversation));
-        let answer = reply(provider, n + 1, name, &args);
+        let request = request_now(&state, &conversation);
+        let answer = reply(provider, n + 1, &request, name, args);
+        requests.push(request);
         let turn = deferred.decode(&answer).expect("a known reply");
         match answer {
             Value::Array(items) => conversation.extend(items),
@@ -289,6 +332,51 @@ async fn responses_appends_each_group_once_and_allows_the_active_tools() {
     );
 }
 
+/// Each Responses call as replayed: (name, namespace of the `function_call`, namespace of its
+/// `function_call_output`).
+fn replayed_namespaces(conversation: &[Value]) -> Vec<(String, Option<&str>, Option<&str>)> {
+    conversation
+        .iter()
+        .filter(|i| i["type"] == "function_call")
+        .map(|call| {
+            let output = conversation
+                .iter()
+                .find(|i| i["type"] == "function_call_output" && i["call_id"] == call["call_id"])
+                .expect("every call has its output");
+            (
+                call["name"].as_str().expect("a name").to_owned(),
+                call["namespace"].as_str(),
+                output["namespace"].as_str(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn responses_calls_of_appended_or_namespaced_tools_replay_their_namespace() {
+    let (_, conversation, _) = play(Provider::OpenAiResponses, DeferredOptions::default()).await;
+    let search = Some("search");
+    assert_eq!(
+        replayed_namespaces(&conversation),
+        [
+            ("reset_tools".to_owned(), None, None),
+            ("search".to_owned(), search, search),
+            ("reset_tools".to_owned(), None, None),
+            ("reset_tools".to_owned(), None, None),
+            ("reset_tools".to_owned(), None, None),
+        ]
+    );
+    let (_, conversation, _) = play(
+        Provider::OpenAiResponses,
+        DeferredOptions::default().namespaces(),
+    )
+    .await;
+    assert_eq!(
+        replayed_namespaces(&conversation)[1],
+        ("search".to_owned(), Some("web"), Some("web"))
+    );
+}
+
 #[test]
 fn the_fallbacks_are_the_mask_and_the_list_modes() {
     let kit = kit();
@@ -342,8 +430,9 @@ async fn a_deferred_tool_of_an_inactive_group_is_refused() {
         .decode(&reply(
             Provider::Anthropic,
             1,
+            &Value::Null,
             "search",
-            &json!({"query": "x"}),
+            r#"{"query":"x"}"#,
         ))
         .expect("a reply");
     let results = kit.call_batch(&mut session, &turn.calls).await;
