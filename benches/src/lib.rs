@@ -236,7 +236,7 @@ pub fn ours_cheap_with(
 }
 
 /// The cheap toolkit with each option the options' benchmark cases measure: a policy that
-/// allows, `AuditLayer` (with a sink that only reads the record), `MaxResultSizeLayer` and
+/// allows, the toolkit's audit (`with_audit`, a sink that only reads the record), `MaxResultSizeLayer` and
 /// `IdempotentCacheLayer`.
 pub struct CheapOptions {
     pub policy: Toolkit<Forecaster>,
@@ -259,16 +259,14 @@ impl CheapOptions {
 }
 
 pub fn ours_cheap_options() -> CheapOptions {
-    use toolgroup::middleware::{
-        AuditLayer, AuditRecord, IdempotentCacheLayer, MaxResultSizeLayer,
-    };
+    use toolgroup::middleware::{AuditRecord, IdempotentCacheLayer, MaxResultSizeLayer};
     use toolgroup::policy::{Decision, PolicyRequest};
     CheapOptions {
         policy: ours_cheap_with(|k| k.with_policy(|_: &PolicyRequest<'_>| Decision::Allow)).0,
         audit: ours_cheap_with(|k| {
-            k.layer(AuditLayer::new(|r: &AuditRecord| {
+            k.with_audit(|r: &AuditRecord| {
                 std::hint::black_box(r);
-            }))
+            })
         })
         .0,
         cap: ours_cheap_with(|k| k.layer(MaxResultSizeLayer::new(1 << 20))).0,
