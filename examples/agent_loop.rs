@@ -116,7 +116,7 @@ pub(crate) async fn run() -> Result<Run, Box<dyn std::error::Error>> {
         let results = toolkit.call_batch(&mut session, &calls).await;
         for (call, result) in calls.iter().zip(&results) {
             let status = if result.is_error { "error" } else { "ok" };
-            transcript.push(format!("  {} -> {status}: {}", call.name, summary(result)));
+            transcript.push(format!("  {} -> {status}: {}", call.tool, summary(result)));
         }
         let rendered = openai.result_messages(&calls, &results)?;
         for part in rendered

@@ -80,12 +80,12 @@ pub(crate) async fn run_script(input: impl BufRead, out: &mut impl Write) -> std
         };
         let tools = exposed(&kit, &session);
         let result = kit
-            .call(&mut session, &call.name, call.arguments.as_arguments())
+            .call(&mut session, &call.tool, call.arguments.as_arguments())
             .await;
         let active: Vec<&str> = session.active_names().collect();
         let record = json!({
             "tools": tools,
-            "name": call.name,
+            "name": call.tool,
             "is_error": result.is_error,
             "text": result.text_joined(),
             "active": active,

@@ -113,7 +113,7 @@ pub async fn run() -> String {
     // Rendered once, at the start of the conversation: the `reset_tools` answers list the
     // skills that later activations bring, so the system prompt never changes.
     out.push_str("the system prompt's skill catalog:\n");
-    for line in toolkit.skill_catalog(&toolkit.session()).lines() {
+    for line in toolkit.skills_prompt(&toolkit.session()).lines() {
         let _ = writeln!(out, "  {line}");
     }
     out.push('\n');

@@ -28,7 +28,7 @@ fn main() {
     #[derive(Clone)]
     struct User(#[allow(dead_code)] u64);
     let cx = toolgroup::CallContext::new()
-        .with_id("call_1")
+        .with_call_id("call_1")
         .with_extension(User(7));
     let rendered = ours_rendered(&big);
     let router = RmcpCalc::tool_router();

@@ -102,7 +102,7 @@ fn check_outcomes(turn: &Turn, results: &[toolgroup::CallResult]) -> Result<(), 
         if result.is_error {
             return Err(format!(
                 "the script's call of `{}` failed: {}",
-                call.name,
+                call.tool,
                 result.text_joined()
             )
             .into());

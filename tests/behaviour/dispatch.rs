@@ -388,7 +388,7 @@ async fn the_policy_runs_before_every_call_including_reset_tools() {
             &mut s,
             "echo",
             r#"{"value": 1}"#,
-            &CallContext::new().with_id("blocked"),
+            &CallContext::new().with_call_id("blocked"),
         )
         .await;
     assert_eq!(
@@ -400,7 +400,7 @@ async fn the_policy_runs_before_every_call_including_reset_tools() {
             &mut s,
             "echo",
             r#"{"value": 1}"#,
-            &CallContext::new().with_id("fine"),
+            &CallContext::new().with_call_id("fine"),
         )
         .await;
     assert_eq!(r.text_joined(), "fine:1");
@@ -411,12 +411,12 @@ async fn batch_calls_before_a_reset_see_the_old_state_and_after_it_the_new() {
     let kit = toolkit();
     let mut s = kit.session();
     let calls = [
-        ToolCall::new("web_search", r#"{"query": "a"}"#).with_id("1"),
-        ToolCall::new("reset_tools", json!({"web_search": true})).with_id("2"),
-        ToolCall::new("web_search", r#"{"query": "b"}"#).with_id("3"),
-        ToolCall::new("note_write", json!({"text": "c"})).with_id("4"),
-        ToolCall::new("reset_tools", json!({"database": true})).with_id("5"),
-        ToolCall::new("web_search", r#"{"query": "d"}"#).with_id("6"),
+        ToolCall::new("web_search", r#"{"query": "a"}"#).with_call_id("1"),
+        ToolCall::new("reset_tools", json!({"web_search": true})).with_call_id("2"),
+        ToolCall::new("web_search", r#"{"query": "b"}"#).with_call_id("3"),
+        ToolCall::new("note_write", json!({"text": "c"})).with_call_id("4"),
+        ToolCall::new("reset_tools", json!({"database": true})).with_call_id("5"),
+        ToolCall::new("web_search", r#"{"query": "d"}"#).with_call_id("6"),
     ];
     let results = kit.call_batch(&mut s, &calls).await;
     let errors: Vec<bool> = results.iter().map(|r| r.is_error).collect();
@@ -436,7 +436,7 @@ async fn batch_calls_run_concurrently_in_call_order() {
     // Three naps of 30 ms each under a 50 ms timeout: sequentially the results would still
     // be fine, so check order and that each ran, not timing (machines are noisy).
     let calls: Vec<ToolCall> = (0..3)
-        .map(|i| ToolCall::new("echo", json!({"value": i})).with_id(format!("c{i}")))
+        .map(|i| ToolCall::new("echo", json!({"value": i})).with_call_id(format!("c{i}")))
         .collect();
     let results = kit.call_batch(&mut s, &calls).await;
     let texts: Vec<String> = results.iter().map(|r| r.text_joined()).collect();

@@ -211,7 +211,7 @@ async fn calls_reach_the_source_with_the_context() {
     let kit = kit();
     let mut session = kit.session();
     session.activate(KitGroup::Files);
-    let context = toolgroup::CallContext::new().with_id("call-7");
+    let context = toolgroup::CallContext::new().with_call_id("call-7");
     let result = kit
         .call_with(&mut session, "read_file", r#"{"path": "a.txt"}"#, &context)
         .await;

@@ -219,7 +219,7 @@ async fn the_audit_records_every_call_the_toolkit_answers() {
     // Cancelled by its token.
     let token = CancellationToken::new();
     let cx = CallContext::new()
-        .with_id("c7")
+        .with_call_id("c7")
         .with_cancellation(token.clone());
     let call = kit.call_with(&mut s, "wait", "{}", &cx);
     let cancel = async {

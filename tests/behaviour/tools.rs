@@ -236,7 +236,7 @@ async fn erased<T: Tool<State = ()>>(args: Arguments<'_>) -> CallResult {
         every_tool: EveryTool,
     });
     let mut session = kit.session();
-    let cx = CallContext::new().with_id("call-1");
+    let cx = CallContext::new().with_call_id("call-1");
     kit.call_with(&mut session, T::INFO.name, args, &cx).await
 }
 

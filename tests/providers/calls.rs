@@ -41,7 +41,7 @@ fn decoding_openai_chat_calls() {
             &json!([{"id": "c", "function": {"name": "search", "arguments": {"query": "x"}}}])
         ),
         Ok(vec![
-            ToolCall::new("search", json!({"query": "x"})).with_id("c")
+            ToolCall::new("search", json!({"query": "x"})).with_call_id("c")
         ])
     );
     // Bad JSON arguments are no decoding error: the toolkit answers the model about them.
@@ -85,8 +85,8 @@ fn decoding_anthropic_calls() {
         "stop_reason": "tool_use",
     });
     let expected = vec![
-        ToolCall::new("search", json!({"query": "rust"})).with_id("toolu_1"),
-        ToolCall::new("ping", json!({})).with_id("toolu_2"),
+        ToolCall::new("search", json!({"query": "rust"})).with_call_id("toolu_1"),
+        ToolCall::new("ping", json!({})).with_call_id("toolu_2"),
     ];
     assert_eq!(
         Provider::Anthropic.decode_calls(&message),
@@ -119,7 +119,7 @@ fn decoding_gemini_calls() {
     });
     let expected = vec![
         ToolCall::new("search", json!({"query": "rust"})),
-        ToolCall::new("ping", json!({})).with_id("fc_2"),
+        ToolCall::new("ping", json!({})).with_call_id("fc_2"),
     ];
     assert_eq!(
         Provider::Gemini.decode_calls(&response),
@@ -155,7 +155,7 @@ fn decoding_mcp_calls() {
     assert_eq!(
         Provider::Mcp.decode_calls(&request),
         Ok(vec![
-            ToolCall::new("search", json!({"query": "rust"})).with_id("7")
+            ToolCall::new("search", json!({"query": "rust"})).with_call_id("7")
         ])
     );
     assert_eq!(
@@ -316,7 +316,7 @@ proptest::proptest! {
     fn decoding_never_panics(payload in arbitrary_json()) {
         for provider in Provider::ALL {
             match provider.decode_calls(&payload) {
-                Ok(calls) => assert!(calls.iter().all(|c| !c.name.is_empty())),
+                Ok(calls) => assert!(calls.iter().all(|c| !c.tool.is_empty())),
                 Err(e) => assert!(!e.to_string().is_empty()),
             }
         }
@@ -332,10 +332,10 @@ async fn results_for_each_provider() {
     let kit = kit();
     let mut session = all_active::<Kit>();
     let calls = vec![
-        ToolCall::new("search", r#"{"query":"rust","limit":1}"#).with_id("c1"),
-        ToolCall::new("numbers", r#"{"small":0,"offset":1}"#).with_id("c2"),
-        ToolCall::new("numbers", r#"{"small":2,"offset":3}"#).with_id("c3"),
-        ToolCall::new("ping", "").with_id("c4"),
+        ToolCall::new("search", r#"{"query":"rust","limit":1}"#).with_call_id("c1"),
+        ToolCall::new("numbers", r#"{"small":0,"offset":1}"#).with_call_id("c2"),
+        ToolCall::new("numbers", r#"{"small":2,"offset":3}"#).with_call_id("c3"),
+        ToolCall::new("ping", "").with_call_id("c4"),
     ];
     let results = run(&kit, &mut session, &calls).await;
     let messages = |provider| {
@@ -408,7 +408,7 @@ async fn results_without_text_or_id() {
     let kit = kit();
     // A result with no content block (a tool returning `()`): Anthropic rejects empty text.
     let empty = CallResult::empty();
-    let call = ToolCall::new("ping", "").with_id("t1");
+    let call = ToolCall::new("ping", "").with_call_id("t1");
     assert_eq!(
         Rendered::new(&kit, Provider::AnthropicStrict).result_message(&call, &empty),
         Ok(json!({"type": "tool_result", "tool_use_id": "t1", "is_error": false}))
@@ -457,7 +457,7 @@ async fn results_without_text_or_id() {
 fn results_and_calls_must_pair_up() {
     let kit = kit();
     let _ = Rendered::new(&kit, Provider::OpenAiChat)
-        .result_messages(&[ToolCall::new("ping", "").with_id("a")], &[]);
+        .result_messages(&[ToolCall::new("ping", "").with_call_id("a")], &[]);
 }
 
 /// A scripted OpenAI Chat conversation in the mask mode: the tool array stays the same, the

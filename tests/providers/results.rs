@@ -113,7 +113,7 @@ fn encode_all(provider: Provider) -> Value {
     let rendered = Rendered::new(&kit, provider);
     let mut out = serde_json::Map::new();
     for (name, result) in cases() {
-        let call = ToolCall::new("ping", "{}").with_id("call_1");
+        let call = ToolCall::new("ping", "{}").with_call_id("call_1");
         let messages = rendered
             .result_messages(&[call], &[result])
             .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -313,7 +313,7 @@ fn error_text(provider: Provider, messages: &[Value]) -> String {
 #[test]
 fn media_over_a_provider_s_limit_become_an_error_result() {
     let kit = kit();
-    let call = ToolCall::new("ping", "{}").with_id("call_1");
+    let call = ToolCall::new("ping", "{}").with_call_id("call_1");
     // Bytes whose base64 is just over each limit.
     let over = |limit: usize| vec![7u8; limit / 4 * 3 + 3];
     let cases = [
@@ -414,10 +414,10 @@ async fn tools_return_images_audio_and_blocks() {
     let kit = Toolkit::new(Studio { media: Media });
     let mut session = kit.session();
     let calls = [
-        ToolCall::new("chart", r#"{"fail": false}"#).with_id("1"),
-        ToolCall::new("chart", r#"{"fail": true}"#).with_id("2"),
-        ToolCall::new("speak", "{}").with_id("3"),
-        ToolCall::new("report", "{}").with_id("4"),
+        ToolCall::new("chart", r#"{"fail": false}"#).with_call_id("1"),
+        ToolCall::new("chart", r#"{"fail": true}"#).with_call_id("2"),
+        ToolCall::new("speak", "{}").with_call_id("3"),
+        ToolCall::new("report", "{}").with_call_id("4"),
     ];
     let results = kit.call_batch(&mut session, &calls).await;
     assert_eq!(results[0], Image::png(PNG).into_call_result());
@@ -442,7 +442,7 @@ async fn tools_return_images_audio_and_blocks() {
 #[test]
 fn attachments_are_available_beside_a_single_result_message() {
     let kit = kit();
-    let call = ToolCall::new("ping", "{}").with_id("call_1");
+    let call = ToolCall::new("ping", "{}").with_call_id("call_1");
     let result = Image::png(PNG).into_call_result();
     for &provider in Provider::ALL {
         let rendered = Rendered::new(&kit, provider);

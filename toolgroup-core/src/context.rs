@@ -59,7 +59,7 @@ pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
 ///
 /// let token = CancellationToken::new();
 /// let cx = CallContext::new()
-///     .with_id("call_1")
+///     .with_call_id("call_1")
 ///     .with_extension(UserId(7))
 ///     .on_progress(|event| println!("{}: {:?}", event.tool, event.progress))
 ///     .on_log(|event| println!("{} [{}] {}", event.tool, event.level, event.message))
@@ -83,7 +83,7 @@ impl CallContext {
 
     /// The provider's id for the call (passed to the tool, the policy and the layers).
     #[must_use]
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+    pub fn with_call_id(mut self, id: impl Into<String>) -> Self {
         self.id = Some(id.into());
         self
     }
@@ -138,7 +138,7 @@ impl CallContext {
     }
 
     /// The call's id.
-    pub fn id(&self) -> Option<&str> {
+    pub fn call_id(&self) -> Option<&str> {
         self.id.as_deref()
     }
 

@@ -244,7 +244,7 @@ async fn shipped_layers_audit_cap_and_cache() {
     let mut s = kit.session();
 
     let before = RAN.load(Ordering::SeqCst);
-    let user1 = as_user(1).with_id("c1");
+    let user1 = as_user(1).with_call_id("c1");
     let r = kit
         .call_with(&mut s, "my_orders", r#"{"limit": 2}"#, &user1)
         .await;

@@ -17,21 +17,23 @@ async fn progress_is_observed_in_order_and_the_result_is_unchanged() {
     let mut s = kit.session();
     let events: Arc<Mutex<Vec<String>>> = Arc::default();
     let seen = Arc::clone(&events);
-    let cx = CallContext::new().with_id("p1").on_progress(move |event| {
-        let line = match event.progress {
-            Progress::Step {
-                done,
-                total,
-                message,
-            } => format!(
-                "{} {:?} {done}/{total:?} {message:?}",
-                event.tool, event.call_id
-            ),
-            Progress::Partial(content) => format!("partial {:?}", content.as_text()),
-            _ => "other".to_owned(),
-        };
-        seen.lock().unwrap().push(line);
-    });
+    let cx = CallContext::new()
+        .with_call_id("p1")
+        .on_progress(move |event| {
+            let line = match event.progress {
+                Progress::Step {
+                    done,
+                    total,
+                    message,
+                } => format!(
+                    "{} {:?} {done}/{total:?} {message:?}",
+                    event.tool, event.call_id
+                ),
+                Progress::Partial(content) => format!("partial {:?}", content.as_text()),
+                _ => "other".to_owned(),
+            };
+            seen.lock().unwrap().push(line);
+        });
     let r = kit.call_with(&mut s, "count", r#"{"to": 2}"#, &cx).await;
     assert_eq!(r.text_joined(), "counted to 2");
     assert_eq!(
@@ -131,11 +133,11 @@ async fn a_batch_carries_the_context_to_each_call_and_reset_stays_a_barrier() {
             }
         });
     let calls = [
-        ToolCall::new("balance", "{}").with_id("a"),
-        ToolCall::new("reset_tools", r#"{"shop": true}"#).with_id("b"),
-        ToolCall::new("balance", "{}").with_id("c"),
-        ToolCall::new("count", r#"{"to": 1}"#).with_id("d"),
-        ToolCall::new("my_orders", r#"{"limit": 5}"#).with_id("e"),
+        ToolCall::new("balance", "{}").with_call_id("a"),
+        ToolCall::new("reset_tools", r#"{"shop": true}"#).with_call_id("b"),
+        ToolCall::new("balance", "{}").with_call_id("c"),
+        ToolCall::new("count", r#"{"to": 1}"#).with_call_id("d"),
+        ToolCall::new("my_orders", r#"{"limit": 5}"#).with_call_id("e"),
     ];
     let results = kit.call_batch_with(&mut s, &calls, &cx).await;
     let texts: Vec<_> = results

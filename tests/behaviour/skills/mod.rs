@@ -388,7 +388,7 @@ async fn every_model_mistake_is_an_error_result_that_changes_nothing() {
 fn the_catalog_shows_the_visible_skills_escaped_and_nothing_without_them() {
     let toolkit = kit();
     let mut session = toolkit.session();
-    let catalog = toolkit.skill_catalog(&session);
+    let catalog = toolkit.skills_prompt(&session);
     assert_eq!(
         catalog,
         "<agent-skills>\n<skill><name>release-notes</name><description>Write release notes: one line per change, newest first.</description><dir>skill://release-notes/</dir></skill>\n</agent-skills>\n**IMPORTANT**: Skills are NOT tools. Do not call a skill by its name: load it with the `Skill` tool (`{\"skill\": \"<name>\"}`), then follow its instructions."
@@ -396,7 +396,7 @@ fn the_catalog_shows_the_visible_skills_escaped_and_nothing_without_them() {
     session.activate(KitGroup::Docs);
     assert!(
         toolkit
-            .skill_catalog(&session)
+            .skills_prompt(&session)
             .contains("<name>pdf-tools</name>")
     );
 }
@@ -433,7 +433,7 @@ fn without_skills_there_is_no_skill_tool_and_no_catalog() {
     let toolkit = Toolkit::new(Plain { web: Web });
     let mut session = toolkit.session();
     session.activate(PlainGroup::Web);
-    assert_eq!(toolkit.skill_catalog(&session), "");
+    assert_eq!(toolkit.skills_prompt(&session), "");
     let all: Vec<&str> = toolkit.all_definitions().map(|d| d.name).collect();
     assert_eq!(all, ["reset_tools", "web_search"]);
     assert!(toolkit.definition("Skill").is_none());

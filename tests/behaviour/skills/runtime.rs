@@ -77,7 +77,7 @@ async fn a_folder_of_skills_joins_a_group_and_is_served_like_compiled_ones() {
     // No host path reaches the model.
     let root = scratch.0.to_string_lossy().into_owned();
     assert!(!text(&loaded).contains(&root));
-    assert!(!toolkit.skill_catalog(&session).contains(&root));
+    assert!(!toolkit.skills_prompt(&session).contains(&root));
 }
 
 #[test]

@@ -134,7 +134,7 @@ pub fn names_in(provider: Provider, tools: &Value) -> Vec<String> {
         .collect()
 }
 pub fn text_call(id: &str, name: &str, arguments: &str) -> ToolCall {
-    ToolCall::new(name, arguments).with_id(id)
+    ToolCall::new(name, arguments).with_call_id(id)
 }
 pub async fn run(
     kit: &Toolkit<Kit>,

@@ -124,7 +124,7 @@ impl Format for Anthropic {
             .max()
             .unwrap_or(0);
         if let Some(error) = over_limit(
-            &call.name,
+            &call.tool,
             NAME,
             media_len(&deliveries),
             ANTHROPIC_MAX_MEDIA_BYTES,
@@ -132,7 +132,7 @@ impl Format for Anthropic {
         )
         .or_else(|| {
             over_limit(
-                &call.name,
+                &call.tool,
                 NAME,
                 largest_image,
                 ANTHROPIC_MAX_IMAGE_BYTES,

@@ -250,8 +250,8 @@ impl<'v, 'p> At<'v, 'p> {
 /// A call with an optional id.
 pub(crate) fn call(id: Option<&str>, name: &str, arguments: ArgumentsBuf) -> ToolCall {
     ToolCall {
-        id: id.map(str::to_owned),
-        name: name.to_owned(),
+        call_id: id.map(str::to_owned),
+        tool: name.to_owned(),
         arguments,
     }
 }

@@ -146,9 +146,9 @@ pub(crate) fn call_id<'c>(
     call: &'c ToolCall,
     provider: &'static str,
 ) -> Result<&'c str, MissingCallId> {
-    call.id.as_deref().ok_or_else(|| MissingCallId {
+    call.call_id.as_deref().ok_or_else(|| MissingCallId {
         provider,
-        tool: call.name.clone(),
+        tool: call.tool.clone(),
     })
 }
 

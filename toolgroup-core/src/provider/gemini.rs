@@ -136,7 +136,7 @@ impl Format for Gemini {
     ) -> Result<Encoded, MissingCallId> {
         let deliveries: Vec<Delivery<'_>> = result.content.iter().map(delivery).collect();
         if let Some(error) = over_limit(
-            &call.name,
+            &call.tool,
             NAME,
             media_len(&deliveries),
             GEMINI_MAX_INLINE_BYTES,
@@ -179,10 +179,10 @@ impl Format for Gemini {
             (Some(value), false) => json!({ "output": value, "notes": notes.join("\n") }),
         };
         let mut function_response = Map::new();
-        if let Some(id) = &call.id {
+        if let Some(id) = &call.call_id {
             function_response.insert("id".to_owned(), json!(id));
         }
-        function_response.insert("name".to_owned(), json!(call.name));
+        function_response.insert("name".to_owned(), json!(call.tool));
         function_response.insert("response".to_owned(), response);
         if !parts.is_empty() {
             function_response.insert("parts".to_owned(), Value::Array(parts));

@@ -128,7 +128,7 @@ impl Format for Chat {
         let id = call_id(call, CHAT)?;
         let deliveries: Vec<Delivery<'_>> = result.content.iter().map(chat_delivery).collect();
         if let Some(error) = over_limit(
-            &call.name,
+            &call.tool,
             CHAT,
             media_len(&deliveries),
             OPENAI_MAX_MEDIA_BYTES,
@@ -148,7 +148,7 @@ impl Format for Chat {
             }
         }
         if !attachments.is_empty() {
-            let label = format!("Attachments of the result of `{}` (call {id}):", call.name);
+            let label = format!("Attachments of the result of `{}` (call {id}):", call.tool);
             attachments.insert(0, json!({ "type": "text", "text": label }));
         }
         let content = marked(lines.join("\n"), result.is_error);
@@ -226,7 +226,7 @@ impl Format for Responses {
         }
         let deliveries: Vec<Delivery<'_>> = result.content.iter().map(responses_delivery).collect();
         if let Some(error) = over_limit(
-            &call.name,
+            &call.tool,
             RESPONSES,
             media_len(&deliveries),
             OPENAI_MAX_MEDIA_BYTES,

@@ -362,7 +362,7 @@ impl<R: Registry> Rendered<R> {
     fn encode(&self, call: &ToolCall, result: &CallResult) -> Result<Encoded, MissingCallId> {
         let wrapped = self
             .index
-            .get(call.name.as_str())
+            .get(call.tool.as_str())
             .and_then(|&i| self.entries[i as usize].wrapped);
         self.format().result(call, result, wrapped)
     }

@@ -228,15 +228,15 @@ pub fn replay<R: Registry>(
     let mut resets = 0;
     let mut used = vec![false; outcomes.len()];
     for (i, call) in calls.iter().enumerate() {
-        let skill = call.name == SKILL_TOOL && toolkit.skill_target(SKILL_TOOL).is_some();
-        if call.name != RESET_TOOLS && !skill {
+        let skill = call.tool == SKILL_TOOL && toolkit.skill_target(SKILL_TOOL).is_some();
+        if call.tool != RESET_TOOLS && !skill {
             continue;
         }
         let found = outcomes.iter().enumerate().position(|(j, o)| {
             !used[j]
-                && match (&call.id, &o.id) {
+                && match (&call.call_id, &o.id) {
                     (Some(a), Some(b)) => a == b,
-                    _ => o.name.as_deref() == Some(call.name.as_str()),
+                    _ => o.name.as_deref() == Some(call.tool.as_str()),
                 }
         });
         let Some(j) = found else { continue };

@@ -13,7 +13,7 @@
 //! A skill is *visible* when its group is basic or active. `Skill` is listed only while a
 //! skill is visible, `read_skill_file` only while a visible skill has files besides its
 //! `SKILL.md`; in list mode their enums hold the visible skills, in mask mode (whose tool
-//! array never changes) every skill. [`Toolkit::skill_catalog`](crate::Toolkit::skill_catalog)
+//! array never changes) every skill. [`Toolkit::skills_prompt`](crate::Toolkit::skills_prompt)
 //! renders the `<agent-skills>` block for a system prompt, and each `reset_tools` answer lists
 //! the skills the newly active groups bring, so a prompt need not be rewritten.
 //!

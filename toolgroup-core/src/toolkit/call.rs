@@ -74,7 +74,7 @@ impl<R: Registry> Toolkit<R> {
         context: &'a CallContext,
     ) -> impl Future<Output = CallResult> + Send + 'a {
         let cx = Cx {
-            id: context.id(),
+            id: context.call_id(),
             context: Some(context),
         };
         Call::new(self, session, name, arguments.into(), cx)
@@ -113,17 +113,17 @@ impl<R: Registry> Toolkit<R> {
         let mut start = 0;
         for (i, call) in calls.iter().enumerate() {
             if self
-                .resolve(session, &call.name)
+                .resolve(session, &call.tool)
                 .is_some_and(|r| r.changes_session())
             {
                 self.concurrently(*session, &calls[start..i], context, &mut results)
                     .await;
                 let cx = Cx {
-                    id: call.id.as_deref(),
+                    id: call.call_id.as_deref(),
                     context,
                 };
                 let arguments = call.arguments.as_arguments();
-                results.push(Call::new(self, session, &call.name, arguments, cx).await);
+                results.push(Call::new(self, session, &call.tool, arguments, cx).await);
                 start = i + 1;
             }
         }
@@ -143,11 +143,11 @@ impl<R: Registry> Toolkit<R> {
     ) {
         let one = |call: &'a ToolCall| {
             let cx = Cx {
-                id: call.id.as_deref(),
+                id: call.call_id.as_deref(),
                 context,
             };
             let mut session = session;
-            let (name, arguments) = (call.name.as_str(), call.arguments.as_arguments());
+            let (name, arguments) = (call.tool.as_str(), call.arguments.as_arguments());
             async move { Call::new(self, &mut session, name, arguments, cx).await }
         };
         match calls {

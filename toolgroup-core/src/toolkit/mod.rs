@@ -41,27 +41,27 @@ use crate::meta::{GroupInfo, ToolDefinition, ToolInfo};
 #[non_exhaustive]
 pub struct ToolCall {
     /// The provider's id for the call, if any.
-    pub id: Option<String>,
-    /// The tool's name.
-    pub name: String,
+    pub call_id: Option<String>,
+    /// The tool's name, as the model sent it.
+    pub tool: String,
     /// The arguments: raw JSON text or a value.
     pub arguments: ArgumentsBuf,
 }
 
 impl ToolCall {
     /// A call without an id.
-    pub fn new(name: impl Into<String>, arguments: impl Into<ArgumentsBuf>) -> Self {
+    pub fn new(tool: impl Into<String>, arguments: impl Into<ArgumentsBuf>) -> Self {
         ToolCall {
-            id: None,
-            name: name.into(),
+            call_id: None,
+            tool: tool.into(),
             arguments: arguments.into(),
         }
     }
 
     /// Set the provider's call id.
     #[must_use]
-    pub fn with_id(mut self, id: impl Into<String>) -> Self {
-        self.id = Some(id.into());
+    pub fn with_call_id(mut self, id: impl Into<String>) -> Self {
+        self.call_id = Some(id.into());
         self
     }
 }
@@ -186,7 +186,7 @@ impl<R: Registry> Core<R> {
 /// | Call | [`call`](Self::call), [`call_with`](Self::call_with) (a [`CallContext`](crate::CallContext): call id, per-call data, progress, cancellation), [`call_batch`](Self::call_batch), [`call_batch_with`](Self::call_batch_with) |
 /// | List what the model sees | [`definitions`](Self::definitions), [`all_definitions`](Self::all_definitions), [`definition`](Self::definition), [`reset_definition`](Self::reset_definition), [`is_available`](Self::is_available), [`hidden_tools`](Self::hidden_tools); per provider, [`provider::Rendered`](crate::provider::Rendered) |
 /// | Inspect | [`groups`](Self::groups), [`group_of`](Self::group_of), [`registry`](Self::registry), [`catalog`](Self::catalog) (Markdown or JSON) |
-/// | Skills | [`skills`](Self::skills), [`skill`](Self::skill), [`visible_skills`](Self::visible_skills), [`skill_catalog`](Self::skill_catalog), [`load_skill`](Self::load_skill), [`is_skill_loaded`](Self::is_skill_loaded) |
+/// | Skills | [`skills`](Self::skills), [`skill`](Self::skill), [`visible_skills`](Self::visible_skills), [`skills_prompt`](Self::skills_prompt), [`load_skill`](Self::load_skill), [`is_skill_loaded`](Self::is_skill_loaded) |
 pub struct Toolkit<R: Registry> {
     pub(crate) core: Arc<Core<R>>,
     pub(crate) expose_reset: bool,

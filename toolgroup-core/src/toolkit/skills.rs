@@ -38,7 +38,7 @@ impl<R: Registry> Toolkit<R> {
     /// Rewriting a system prompt breaks a provider's prompt cache: render it once at the start
     /// of a conversation. The `reset_tools` answers list the skills each newly active group
     /// brings, so the block need not follow the session.
-    pub fn skill_catalog(&self, session: &Session<R>) -> String {
+    pub fn skills_prompt(&self, session: &Session<R>) -> String {
         text::catalog(&self.visible_skills(session))
     }
 

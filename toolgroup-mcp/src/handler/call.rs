@@ -109,7 +109,7 @@ pub(super) async fn forward_call<R: Registry>(
     ctx: &RequestContext<RoleServer>,
 ) -> CallResult {
     let mut cx = CallContext::new()
-        .with_id(ctx.id.to_string())
+        .with_call_id(ctx.id.to_string())
         .with_cancellation(ctx.ct.clone());
     #[cfg(feature = "http")]
     if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {

@@ -164,9 +164,9 @@ pub(super) fn attach_references(
     }
     let pairs = || calls.iter().zip(results);
     let Some(id) = pairs()
-        .rfind(|(c, r)| c.name == RESET_TOOLS && !r.is_error)
+        .rfind(|(c, r)| c.tool == RESET_TOOLS && !r.is_error)
         .or_else(|| pairs().next_back())
-        .and_then(|(c, _)| c.id.as_deref())
+        .and_then(|(c, _)| c.call_id.as_deref())
     else {
         return false;
     };

@@ -194,7 +194,7 @@ pub(super) fn replay_namespaces(provider: Provider, turn: &Turn, messages: &mut 
         return;
     }
     for (call, ns) in turn.calls.iter().zip(&turn.namespaces) {
-        let (Some(id), Some(ns)) = (call.id.as_deref(), ns) else {
+        let (Some(id), Some(ns)) = (call.call_id.as_deref(), ns) else {
             continue;
         };
         if let Some(Value::Object(item)) = messages
