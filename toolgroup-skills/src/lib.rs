@@ -56,16 +56,18 @@ mod frontmatter;
 mod links;
 mod mime;
 mod name;
+pub mod shared;
 mod skill;
 mod walk;
 mod yaml;
 
 pub use allowed::unknown_allowed_tools;
-pub use diagnostic::{Diagnostic, did_you_mean};
+pub use diagnostic::Diagnostic;
 pub use frontmatter::{Frontmatter, SkillMd, parse_skill_md};
 pub use links::BARE_PATH_PREFIXES;
 pub use mime::{DEFAULT_MIME, MIME_TYPES, TEXT_FILE_NAMES, is_text, mime_type};
 pub use name::RESERVED_NAME_WORDS;
+pub use shared::did_you_mean;
 pub use skill::{LoadedSkill, load_skill, load_skills_dir};
 pub use walk::{SkillFile, resolve_under, sha256_hex};
 
