@@ -397,7 +397,8 @@ mod tests {
     fn works_in_const_context() {
         const D: Option<usize> = typo_distance("serch", "search");
         const OK: bool = is_valid_tool_name("web_search");
+        const BAD: bool = is_valid_tool_name("1st");
         assert_eq!(D, Some(1));
-        assert!(OK);
+        assert_eq!((OK, BAD), (true, false));
     }
 }
