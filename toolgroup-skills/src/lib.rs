@@ -5,7 +5,8 @@
 //! Every check reports every problem at once, each as a [`Diagnostic`] with the file inside
 //! the skill and, where there is one, the line, saying what was found and what to write.
 //! [`parse_skill_md`] checks a SKILL.md text alone (no file system); [`load_skill`] reads a
-//! folder; [`load_skills_dir`] reads a folder of skill folders.
+//! folder; [`load_skills_dir`] reads a folder of skill folders. [`shared`] holds the rules
+//! every toolgroup crate shares: the tool-name rule and the did-you-mean of its messages.
 //!
 //! # Rules
 //!
