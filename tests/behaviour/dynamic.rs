@@ -123,6 +123,8 @@ fn files_tools() -> Vec<DynamicTool> {
         // Taken by the local `notes` group: hidden, the local tool keeps its name.
         DynamicTool::new("lookup", "Remote lookup.", object(json!({}))),
         DynamicTool::new("bad name!", "Not a provider-safe name.", object(json!({}))),
+        // Gemini refuses a leading digit, so every provider's rule does.
+        DynamicTool::new("1tool", "Starts with a digit.", object(json!({}))),
         DynamicTool::new("reset_tools", "Shadowing attempt.", object(json!({}))),
     ]
 }
@@ -306,6 +308,9 @@ async fn clashing_and_invalid_names_are_hidden_with_a_reason_never_overwritten()
         read.text_joined()
     );
 
+    let invalid = "its name is invalid: a tool name is 1 to 64 ASCII letters, digits, `_` or `-`, \
+                   starting with a letter or `_` (the rule every provider accepts)"
+        .to_owned();
     let hidden: Vec<(&str, &str, String)> = kit
         .hidden_tools()
         .into_iter()
@@ -319,11 +324,8 @@ async fn clashing_and_invalid_names_are_hidden_with_a_reason_never_overwritten()
                 "lookup",
                 "the name is taken by the compiled-in tool of group `notes`".to_owned()
             ),
-            (
-                "files",
-                "bad name!",
-                "its name is not 1 to 64 ASCII letters, digits, `_` or `-`, which every provider accepts".to_owned()
-            ),
+            ("files", "bad name!", invalid.clone()),
+            ("files", "1tool", invalid),
             (
                 "files",
                 "reset_tools",
@@ -336,13 +338,15 @@ async fn clashing_and_invalid_names_are_hidden_with_a_reason_never_overwritten()
             ),
         ]
     );
-    let bad = kit.call(&mut session, "bad name!", "{}").await;
-    assert!(bad.is_error);
-    assert!(
-        bad.text_joined().starts_with("unknown tool"),
-        "{}",
-        bad.text_joined()
-    );
+    for name in ["bad name!", "1tool"] {
+        let bad = kit.call(&mut session, name, "{}").await;
+        assert!(bad.is_error);
+        assert!(
+            bad.text_joined().starts_with("unknown tool"),
+            "{}",
+            bad.text_joined()
+        );
+    }
 }
 
 #[tokio::test]

@@ -226,74 +226,33 @@ pub const fn check_allowed_tools(fields: &[&str], groups: &[GroupInfo], g: usize
 }
 
 /// The tool of group `g` or of a basic group closest to `name`, if it is a plausible typo
-/// (the runtime's did-you-mean rule: at most a third of the name's length, 1 to 3 edits).
+/// (the runtime's did-you-mean rule, `toolgroup_skills::shared::typo_distance`).
 const fn closest_tool(groups: &[GroupInfo], g: usize, name: &str) -> Option<&'static str> {
-    let limit = {
-        let third = name.len() / 3;
-        if third < 1 {
-            1
-        } else if third > 3 {
-            3
-        } else {
-            third
-        }
-    };
-    let mut best: Option<&'static str> = None;
-    let mut best_distance = limit + 1;
+    let mut best: Option<(usize, &'static str)> = None;
     let mut h = 0;
     while h < groups.len() {
         if h == g || groups[h].basic {
             let mut t = 0;
             while t < groups[h].tools.len() {
                 let candidate = groups[h].tools[t].name;
-                let d = distance(name.as_bytes(), candidate.as_bytes());
-                if d < best_distance {
-                    best_distance = d;
-                    best = Some(candidate);
+                if let Some(d) = toolgroup_skills::shared::typo_distance(name, candidate) {
+                    let closer = match best {
+                        Some((b, _)) => d < b,
+                        None => true,
+                    };
+                    if closer {
+                        best = Some((d, candidate));
+                    }
                 }
                 t += 1;
             }
         }
         h += 1;
     }
-    best
-}
-
-/// Levenshtein distance of two names of at most 64 bytes (longer ones: "far").
-const fn distance(a: &[u8], b: &[u8]) -> usize {
-    const CAP: usize = 64;
-    if a.len() > CAP || b.len() > CAP {
-        return usize::MAX;
+    match best {
+        Some((_, candidate)) => Some(candidate),
+        None => None,
     }
-    let mut row = [0usize; CAP + 1];
-    let mut j = 0;
-    while j <= b.len() {
-        row[j] = j;
-        j += 1;
-    }
-    let mut i = 1;
-    while i <= a.len() {
-        let mut diagonal = row[0];
-        row[0] = i;
-        let mut j = 1;
-        while j <= b.len() {
-            let above = row[j];
-            let substitute = diagonal + if a[i - 1] == b[j - 1] { 0 } else { 1 };
-            let mut best = if above + 1 < row[j - 1] + 1 {
-                above + 1
-            } else {
-                row[j - 1] + 1
-            };
-            if substitute < best {
-                best = substitute;
-            }
-            row[j] = best;
-            diagonal = above;
-            j += 1;
-        }
-        i += 1;
-    }
-    row[b.len()]
 }
 
 const fn is_plain_tool_name(s: &str) -> bool {
@@ -349,14 +308,57 @@ pub const fn check_group(group: &str, tools: &[&ToolInfo]) {
 
 #[cfg(test)]
 mod tests {
-    use super::distance;
+    use super::closest_tool;
+    use crate::meta::{GroupInfo, ToolAnnotations, ToolInfo, ToolSchemas};
+
+    fn no_schemas() -> &'static ToolSchemas {
+        unreachable!("the checks never build schemas")
+    }
+
+    const fn tool(name: &'static str) -> ToolInfo {
+        ToolInfo {
+            name,
+            description: "",
+            annotations: ToolAnnotations::NONE,
+            timeout: None,
+            schemas: no_schemas,
+        }
+    }
+
+    static NAME: ToolInfo = tool("name");
+    static SEARCH: ToolInfo = tool("search");
+    static HIDDEN: ToolInfo = tool("hidden");
+    static BASE: ToolInfo = tool("base_tool");
+    static WEB_TOOLS: [&ToolInfo; 2] = [&NAME, &SEARCH];
+    static OTHER_TOOLS: [&ToolInfo; 1] = [&HIDDEN];
+    static BASIC_TOOLS: [&ToolInfo; 1] = [&BASE];
+
+    fn group(name: &'static str, basic: bool, tools: &'static [&'static ToolInfo]) -> GroupInfo {
+        GroupInfo {
+            name,
+            description: "",
+            instructions: None,
+            tools,
+            basic,
+            skills: &[],
+        }
+    }
 
     #[test]
-    fn edit_distance() {
-        assert_eq!(distance(b"web_serch", b"web_search"), 1);
-        assert_eq!(distance(b"", b"abc"), 3);
-        assert_eq!(distance(b"kitten", b"sitting"), 3);
-        assert_eq!(distance(b"same", b"same"), 0);
-        assert_eq!(distance(&[b'a'; 65], b"a"), usize::MAX);
+    fn allowed_tools_suggest_by_the_shared_rule() {
+        let groups = [
+            group("web", false, &WEB_TOOLS),
+            group("other", false, &OTHER_TOOLS),
+            group("always", true, &BASIC_TOOLS),
+        ];
+        // A swap is one edit, as in every did-you-mean of the crates.
+        assert_eq!(closest_tool(&groups, 0, "nmae"), Some("name"));
+        assert_eq!(closest_tool(&groups, 0, "serch"), Some("search"));
+        assert_eq!(closest_tool(&groups, 0, "SEARCH"), Some("search"));
+        assert_eq!(closest_tool(&groups, 0, "base_tol"), Some("base_tool"));
+        // Only the group's own tools and the basic ones are candidates.
+        assert_eq!(closest_tool(&groups, 0, "hiden"), None);
+        assert_eq!(closest_tool(&groups, 0, "xyz"), None);
+        assert_eq!(closest_tool(&groups, 0, &"a".repeat(200)), None);
     }
 }

@@ -1,29 +1,8 @@
 //! "Did you mean" suggestions for misspelled names.
 
-/// The candidate closest to `input` (optimal string alignment distance, so a transposition
-/// counts once), if it is close enough to be a plausible typo.
-pub fn did_you_mean<'a>(
-    input: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    // Names are at most 64 characters; anything much longer is no typo (and would be slow).
-    if input.len() > 128 {
-        return None;
-    }
-    let input_lower = input.to_ascii_lowercase();
-    let limit = (input.chars().count() / 3).clamp(1, 3);
-    candidates
-        .into_iter()
-        .map(|c| {
-            (
-                strsim::osa_distance(&input_lower, &c.to_ascii_lowercase()),
-                c,
-            )
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
+/// The candidate closest to `input` if it is a plausible typo: one algorithm and threshold
+/// for every message of every toolgroup crate (see `toolgroup_skills::shared`).
+pub use toolgroup_skills::did_you_mean;
 
 /// `` `a`, `b`, `c` `` (or "none").
 pub(crate) fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
@@ -40,4 +19,35 @@ pub(crate) fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String
         out.push_str("none");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::registry::UnknownGroup;
+    use crate::session::RestoreError;
+
+    #[test]
+    fn group_errors_count_a_swap_as_one_edit() {
+        let known = vec!["name", "web"];
+        let unknown = UnknownGroup {
+            name: "nmae".to_owned(),
+            known: known.clone(),
+        };
+        assert!(
+            unknown
+                .to_string()
+                .starts_with("unknown group `nmae` (did you mean `name`?)"),
+            "{unknown}"
+        );
+        let restore = RestoreError {
+            unknown: vec!["nmae".to_owned()],
+            known,
+        };
+        assert!(
+            restore
+                .to_string()
+                .contains("unknown group `nmae` (did you mean `name`?)"),
+            "{restore}"
+        );
+    }
 }

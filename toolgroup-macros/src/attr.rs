@@ -49,18 +49,31 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
+/// `` `a`, `b` or `c` ``.
+fn one_of(known: &[&str]) -> String {
+    let quoted: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 fn parse_keys(
     tokens: TokenStream,
     cx: &Ctxt,
-    known: &str,
+    known: &[&str],
     mut each: impl FnMut(&str, &ParseNestedMeta<'_>) -> syn::Result<bool>,
 ) {
     let parser = syn::meta::parser(|meta| {
         let key = path_name(&meta.path);
         if !each(&key, &meta)? {
+            let hint = toolgroup_skills::did_you_mean(&key, known.iter().copied())
+                .map(|close| format!(" (did you mean `{close}`?)"))
+                .unwrap_or_default();
             cx.spanned(
                 &meta.path,
-                format!("unknown argument `{key}`; expected {known}"),
+                format!("unknown argument `{key}`{hint}; expected {}", one_of(known)),
             );
             skip_value(&meta)?;
         }
@@ -117,7 +130,16 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
     parse_keys(
         tokens,
         cx,
-        "`name`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout` or `crate`",
+        &[
+            "name",
+            "description",
+            "read_only",
+            "destructive",
+            "idempotent",
+            "open_world",
+            "timeout",
+            "crate",
+        ],
         |key, meta| {
             match key {
                 "name" => set(&mut args.name, meta, lit_str(meta)?, cx),
@@ -176,7 +198,15 @@ pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
     parse_keys(
         tokens,
         cx,
-        "`name`, `description`, `instructions`, `tools`, `skills`, `dynamic` or `crate`",
+        &[
+            "name",
+            "description",
+            "instructions",
+            "tools",
+            "skills",
+            "dynamic",
+            "crate",
+        ],
         |key, meta| {
             match key {
                 "dynamic" => set(&mut args.dynamic, meta, flag(meta)?, cx),
@@ -213,7 +243,7 @@ pub(crate) struct ToolkitArgs {
 
 pub(crate) fn parse_toolkit_args(tokens: TokenStream, cx: &Ctxt) -> ToolkitArgs {
     let mut args = ToolkitArgs::default();
-    parse_keys(tokens, cx, "`crate`", |key, meta| {
+    parse_keys(tokens, cx, &["crate"], |key, meta| {
         match key {
             "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
             _ => return Ok(false),
@@ -250,8 +280,50 @@ pub(crate) fn is_tool_attr(attr: &Attribute, krate: Option<&Path>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_tool_attr, parse_duration_ms};
+    use super::{is_tool_attr, one_of, parse_duration_ms, parse_tool_args};
+    use crate::ctxt::Ctxt;
     use syn::{Attribute, Path};
+
+    fn tool_arg_errors(tokens: proc_macro2::TokenStream) -> Vec<String> {
+        let cx = Ctxt::new();
+        parse_tool_args(tokens, &cx);
+        cx.check()
+            .err()
+            .map(|e| e.into_iter().map(|e| e.to_string()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn unknown_keys_suggest_the_closest() {
+        // A swap is one edit, as in every did-you-mean of the crates.
+        assert_eq!(
+            tool_arg_errors(quote::quote!(nmae = "x")),
+            [
+                "unknown argument `nmae` (did you mean `name`?); expected `name`, `description`, \
+              `read_only`, `destructive`, `idempotent`, `open_world`, `timeout` or `crate`"
+            ]
+        );
+        assert_eq!(
+            tool_arg_errors(quote::quote!(readonly)),
+            [
+                "unknown argument `readonly` (did you mean `read_only`?); expected `name`, \
+              `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout` \
+              or `crate`"
+            ]
+        );
+        let far = tool_arg_errors(quote::quote!(zzz = 1));
+        assert!(
+            far[0].starts_with("unknown argument `zzz`; expected `name`"),
+            "{far:?}"
+        );
+    }
+
+    #[test]
+    fn lists_read_as_prose() {
+        assert_eq!(one_of(&["crate"]), "`crate`");
+        assert_eq!(one_of(&["a", "b"]), "`a` or `b`");
+        assert_eq!(one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
+    }
 
     #[test]
     fn tool_attribute_spellings() {

@@ -1,7 +1,9 @@
-//! Name rules every provider accepts: tools `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`,
-//! groups `^[A-Za-z_][A-Za-z0-9_]{0,63}$` (they become `reset_tools` property names).
+//! Name rules every provider accepts: tools `^[A-Za-z_][A-Za-z0-9_-]{0,63}$` (the rule of
+//! `toolgroup_skills::shared`, which the runtime checks too), groups
+//! `^[A-Za-z_][A-Za-z0-9_]{0,63}$` (they become `reset_tools` property names).
 
 use syn::Ident;
+use toolgroup_skills::shared::{TOOL_NAME_RULE, is_valid_tool_name};
 
 use crate::tokens::unraw;
 
@@ -11,14 +13,10 @@ use crate::tokens::unraw;
 pub(crate) const RESET_TOOLS: &str = "reset_tools";
 pub(crate) const BASIC: &str = "basic";
 
-fn valid(name: &str, extra: &[u8]) -> bool {
-    let bytes = name.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= 64
-        && (bytes[0].is_ascii_alphabetic() || bytes[0] == b'_')
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'_' || extra.contains(b))
+/// The tool-name rule without `-`: a group name is also a property name of `reset_tools`'
+/// arguments, and Vertex AI accepts only `[A-Za-z0-9_]` there.
+fn valid_group_name(name: &str) -> bool {
+    is_valid_tool_name(name) && !name.contains('-')
 }
 
 /// `None` if `name` is a valid tool name, else why not.
@@ -28,11 +26,7 @@ pub(crate) fn check_tool_name(name: &str) -> Option<String> {
             "`reset_tools` is the name of the generated meta tool; choose another name with `#[tool(name = \"...\")]`".to_owned(),
         );
     }
-    (!valid(name, b"-")).then(|| {
-        format!(
-            "invalid tool name `{name}`: a tool name is 1 to 64 ASCII letters, digits, `_` or `-`, starting with a letter or `_` (the rule every provider accepts)"
-        )
-    })
+    (!is_valid_tool_name(name)).then(|| format!("invalid tool name `{name}`: {TOOL_NAME_RULE}"))
 }
 
 /// `None` if `name` is a valid group name, else why not.
@@ -42,7 +36,7 @@ pub(crate) fn check_group_name(name: &str) -> Option<String> {
             "a group may not be named `basic`: that name is reserved for the always-active tools; mark the group's toolkit field `#[basic]` instead".to_owned(),
         );
     }
-    (!valid(name, b"")).then(|| {
+    (!valid_group_name(name)).then(|| {
         format!(
             "invalid group name `{name}`: a group name is 1 to 64 ASCII letters, digits or `_`, starting with a letter or `_` (it becomes a `reset_tools` argument)"
         )
@@ -79,20 +73,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tool_names() {
-        assert!(check_tool_name("web_search").is_none());
-        assert!(check_tool_name("a-b").is_none());
-        assert!(check_tool_name("_x").is_none());
-        assert!(check_tool_name(&"a".repeat(64)).is_none());
-        assert!(check_tool_name(&"a".repeat(65)).is_some());
-        assert!(check_tool_name("9a").is_some());
-        assert!(check_tool_name("a.b").is_some());
-        assert!(check_tool_name("").is_some());
+    fn tool_names_follow_the_shared_table() {
+        for &(name, ok) in toolgroup_skills::shared::TOOL_NAME_CASES {
+            assert_eq!(check_tool_name(name).is_none(), ok, "{name:?}");
+        }
         assert!(check_tool_name("reset_tools").is_some());
+        assert_eq!(
+            check_tool_name("1st").unwrap(),
+            "invalid tool name `1st`: a tool name is 1 to 64 ASCII letters, digits, `_` or `-`, \
+             starting with a letter or `_` (the rule every provider accepts)"
+        );
     }
 
     #[test]
-    fn group_names() {
+    fn group_names_are_tool_names_without_dashes() {
+        for &(name, ok) in toolgroup_skills::shared::TOOL_NAME_CASES {
+            let expected = ok && !name.contains('-');
+            assert_eq!(check_group_name(name).is_none(), expected, "{name:?}");
+        }
         assert!(check_group_name("web_search").is_none());
         assert!(check_group_name("a-b").is_some());
         assert!(check_group_name("basic").is_some());

@@ -186,8 +186,8 @@ pub use store::{GroupStore, MemoryStore, StoreError};
 /// `skills/list`, `skills/get` and `resources/list`.
 pub const GROUP_META_KEY: &str = "toolgroup/group";
 
-/// The toolkit's own "did you mean" (one algorithm and threshold for every message).
-pub(crate) use toolgroup_core::__private::did_you_mean;
+/// The "did you mean" of every toolgroup crate (one algorithm and threshold for every message).
+pub(crate) use toolgroup_skills::did_you_mean;
 
 /// A name the client sent, as it may be shown back: control characters escaped, capped.
 pub(crate) use toolgroup_core::__private::echo;

@@ -58,45 +58,9 @@ pub(crate) fn show(value: &str) -> String {
     }
 }
 
-/// Closest candidate by edit distance (for did-you-mean), `None` when nothing is close.
-///
-/// Compares case-insensitively and accepts a distance of at most a third of the input's
-/// length (at least 1), so `descripton` finds `description` but `foo` finds nothing. Ties go
-/// to the earliest candidate.
-pub fn did_you_mean<'a>(
-    input: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let input_lower = input.to_lowercase();
-    let budget = (input.chars().count() / 3).max(1);
-    let mut best: Option<(usize, &'a str)> = None;
-    for candidate in candidates {
-        let distance = levenshtein(&input_lower, &candidate.to_lowercase());
-        if distance <= budget && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, candidate)| candidate)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
-}
-
 /// " (did you mean `x`?)" or nothing.
 pub(crate) fn suggestion<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    did_you_mean(input, candidates)
+    crate::did_you_mean(input, candidates)
         .map(|s| format!(": did you mean `{s}`?"))
         .unwrap_or_default()
 }
@@ -116,25 +80,6 @@ mod tests {
             "SKILL.md: bad"
         );
         assert_eq!(Diagnostic::new("", None, "bad").to_string(), "bad");
-    }
-
-    #[test]
-    fn did_you_mean_finds_close_and_refuses_far() {
-        let keys = ["name", "description", "license"];
-        assert_eq!(did_you_mean("descripton", keys), Some("description"));
-        assert_eq!(did_you_mean("Name", keys), Some("name"));
-        assert_eq!(did_you_mean("foo", keys), None);
-        assert_eq!(
-            did_you_mean("when-to-use", ["when_to_use"]),
-            Some("when_to_use")
-        );
-    }
-
-    #[test]
-    fn levenshtein_counts_edits() {
-        assert_eq!(levenshtein("kitten", "sitting"), 3);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("same", "same"), 0);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! Every check reports every problem at once, each as a [`Diagnostic`] with the file inside
 //! the skill and, where there is one, the line, saying what was found and what to write.
 //! [`parse_skill_md`] checks a SKILL.md text alone (no file system); [`load_skill`] reads a
-//! folder; [`load_skills_dir`] reads a folder of skill folders.
+//! folder; [`load_skills_dir`] reads a folder of skill folders. [`shared`] holds the rules
+//! every toolgroup crate shares: the tool-name rule and the did-you-mean of its messages.
 //!
 //! # Rules
 //!
@@ -56,16 +57,18 @@ mod frontmatter;
 mod links;
 mod mime;
 mod name;
+pub mod shared;
 mod skill;
 mod walk;
 mod yaml;
 
 pub use allowed::unknown_allowed_tools;
-pub use diagnostic::{Diagnostic, did_you_mean};
+pub use diagnostic::Diagnostic;
 pub use frontmatter::{Frontmatter, SkillMd, parse_skill_md};
 pub use links::BARE_PATH_PREFIXES;
 pub use mime::{DEFAULT_MIME, MIME_TYPES, TEXT_FILE_NAMES, is_text, mime_type};
 pub use name::RESERVED_NAME_WORDS;
+pub use shared::did_you_mean;
 pub use skill::{LoadedSkill, load_skill, load_skills_dir};
 pub use walk::{SkillFile, resolve_under, sha256_hex};
 

@@ -222,6 +222,18 @@ fn unknown_keys_suggest_or_list() {
 }
 
 #[test]
+fn a_swapped_pair_of_letters_is_one_edit() {
+    // Two letters swapped cost one edit (optimal string alignment), as in every toolgroup
+    // did-you-mean, so a four-letter key finds its match.
+    let found = errors("---\nnmae: pdf-tools\ndescription: d\n---\nb\n");
+    assert_has(
+        &found,
+        Some(2),
+        "unknown frontmatter key `nmae`: did you mean `name`?",
+    );
+}
+
+#[test]
 fn host_keys_are_accepted_in_any_shape() {
     let mut text = String::from("---\nname: pdf-tools\ndescription: d\n");
     for key in HOST_KEYS {

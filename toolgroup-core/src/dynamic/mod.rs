@@ -12,7 +12,8 @@
 //! A run-time tool is listed and callable only if its name is free. Compiled-in tools and
 //! `reset_tools` always keep their names; between groups found at run time, the group
 //! declared first in the toolkit keeps a contested name. A tool that loses (or whose name
-//! does not match `^[a-zA-Z0-9_-]{1,64}$`, which every provider accepts) is not shown to the
+//! does not match `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, the rule every provider accepts and the
+//! one the macros check: a leading digit or `-` included) is not shown to the
 //! model and cannot be called; [`Toolkit::hidden_tools`](crate::Toolkit::hidden_tools) lists
 //! it with the reason, and a `tracing` warning names it when the tool list is read. Rename
 //! on the source's side (the MCP group's prefix, for one), never by overwriting.

@@ -98,13 +98,9 @@ impl ToolSet {
     }
 }
 
-/// Whether `name` is a tool name every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`.
-pub fn is_valid_tool_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
+/// Whether `name` is a tool name every provider accepts, `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`:
+/// the rule the macros check at compile time (it is defined once, in `toolgroup-skills`).
+pub use toolgroup_skills::shared::is_valid_tool_name;
 
 /// A run-time tool that is not shown to the model, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,11 +176,9 @@ mod tests {
     }
 
     #[test]
-    fn tool_names_every_provider_accepts() {
-        assert!(is_valid_tool_name("read_file-2"));
-        assert!(is_valid_tool_name(&"a".repeat(64)));
-        for bad in ["", "a b", "a.b", "é", "a/b", &"a".repeat(65)] {
-            assert!(!is_valid_tool_name(bad), "{bad:?}");
+    fn tool_names_follow_the_shared_table() {
+        for &(name, ok) in toolgroup_skills::shared::TOOL_NAME_CASES {
+            assert_eq!(is_valid_tool_name(name), ok, "{name:?}");
         }
     }
 }

@@ -97,10 +97,10 @@ impl<R: Registry> Core<R> {
                 let definition = crate::dynamic::intern(group, tool);
                 let name = definition.name;
                 let reason = if !is_valid_tool_name(name) {
-                    Some(
-                        "its name is not 1 to 64 ASCII letters, digits, `_` or `-`, which every provider accepts"
-                            .to_owned(),
-                    )
+                    Some(format!(
+                        "its name is invalid: {}",
+                        toolgroup_skills::shared::TOOL_NAME_RULE
+                    ))
                 } else if name == RESET_TOOLS {
                     Some("`reset_tools` is the toolkit's own tool".to_owned())
                 } else if !self.skills.is_empty()

@@ -1,15 +1,17 @@
-//! The names remote tools are exposed under: validated against the provider-safe pattern,
-//! with an optional prefix the author sets.
+//! The names remote tools are exposed under: validated against the tool-name rule every
+//! provider accepts (the one the macros and the runtime check), with an optional prefix the
+//! author sets.
 
 use std::collections::HashSet;
 use std::fmt;
 
 use toolgroup_core::meta::RESET_TOOLS;
+use toolgroup_skills::shared::{TOOL_NAME_RULE, ToolNameError, check_tool_name};
 
-/// The longest tool name every provider accepts.
-pub const MAX_TOOL_NAME_LEN: usize = 64;
+/// The longest tool name every provider accepts (the macros and the runtime check the same).
+pub use toolgroup_skills::shared::MAX_TOOL_NAME_LEN;
 
-pub use toolgroup_core::dynamic::is_valid_tool_name;
+pub use toolgroup_skills::shared::is_valid_tool_name;
 
 /// A remote tool and the name the model sees it under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -25,14 +27,14 @@ pub struct ExposedName {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum NameProblem {
-    /// The prefix has characters outside `[a-zA-Z0-9_-]` or is longer than 63 characters;
-    /// no tool is exposed.
+    /// The prefix does not start a valid tool name (it must start with a letter or `_` and
+    /// have only `[A-Za-z0-9_-]`) or is longer than 63 characters; no tool is exposed.
     InvalidPrefix {
         /// The prefix.
         prefix: String,
     },
-    /// The remote name is empty or has characters outside `[a-zA-Z0-9_-]` (dots, slashes,
-    /// spaces...).
+    /// The remote name is empty or has characters outside `[A-Za-z0-9_-]` (dots, slashes,
+    /// spaces...), or, without a prefix, starts with a digit or `-`.
     Invalid {
         /// The remote name.
         remote: String,
@@ -75,15 +77,22 @@ impl fmt::Display for NameProblem {
         match self {
             NameProblem::InvalidPrefix { prefix } => write!(
                 f,
-                "the prefix `{}` is not usable in tool names: it must be at most {} characters of `a-z`, `A-Z`, `0-9`, `_` and `-`",
+                "the prefix `{}` is not usable in tool names: a prefix is at most {} characters and begins every name, and {TOOL_NAME_RULE}",
                 shown(prefix),
                 MAX_TOOL_NAME_LEN - 1
             ),
-            NameProblem::Invalid { remote } => write!(
-                f,
-                "the remote tool `{}` has a name providers refuse: tool names are 1 to {MAX_TOOL_NAME_LEN} characters of `a-z`, `A-Z`, `0-9`, `_` and `-`",
-                shown(remote)
-            ),
+            NameProblem::Invalid { remote } => {
+                write!(
+                    f,
+                    "the remote tool `{}` has a name providers refuse: {TOOL_NAME_RULE}",
+                    shown(remote)
+                )?;
+                // Only the first character is wrong, which a prefix mends.
+                if is_valid_tool_name(&format!("_{remote}")) {
+                    f.write_str(" (set a prefix that starts with a letter or `_`)")?;
+                }
+                Ok(())
+            }
             NameProblem::TooLong { remote, len } => write!(
                 f,
                 "the remote tool `{}` would be named with {len} characters, more than the {MAX_TOOL_NAME_LEN} providers accept (use a shorter prefix)",
@@ -123,7 +132,8 @@ impl ExposedNames {
 }
 
 /// The names under which remote tools are exposed: `prefix` (if any) followed by the remote
-/// name, for every remote name that matches `^[a-zA-Z0-9_-]{1,64}$` once prefixed.
+/// name, for every remote name that follows the tool-name rule once prefixed,
+/// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$` (so a remote `1tool` needs a prefix).
 ///
 /// The rule is stable and never renames silently: a tool is exposed under exactly
 /// `prefix + remote name`, or not at all with a [`NameProblem`] saying why (an invalid
@@ -147,7 +157,7 @@ pub fn expose_names<'a>(
 ) -> ExposedNames {
     let prefix = prefix.unwrap_or("");
     let mut out = ExposedNames::default();
-    if (!prefix.is_empty() && !is_valid_tool_name(prefix)) || prefix.len() >= MAX_TOOL_NAME_LEN {
+    if !prefix.is_empty() && (!is_valid_tool_name(prefix) || prefix.len() >= MAX_TOOL_NAME_LEN) {
         out.problems.push(NameProblem::InvalidPrefix {
             prefix: prefix.to_owned(),
         });
@@ -155,10 +165,10 @@ pub fn expose_names<'a>(
     }
     let mut seen = HashSet::new();
     for name in remote {
+        let exposed = format!("{prefix}{name}");
+        let checked = check_tool_name(&exposed);
         let problem = if name.is_empty()
-            || !name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            || (checked.is_err() && !matches!(checked, Err(ToolNameError::TooLong { .. })))
         {
             Some(NameProblem::Invalid {
                 remote: name.to_owned(),
@@ -167,12 +177,12 @@ pub fn expose_names<'a>(
             Some(NameProblem::Duplicate {
                 remote: name.to_owned(),
             })
-        } else if prefix.len() + name.len() > MAX_TOOL_NAME_LEN {
+        } else if let Err(ToolNameError::TooLong { len }) = checked {
             Some(NameProblem::TooLong {
                 remote: name.to_owned(),
-                len: prefix.len() + name.len(),
+                len,
             })
-        } else if format!("{prefix}{name}") == RESET_TOOLS {
+        } else if exposed == RESET_TOOLS {
             Some(NameProblem::Reserved {
                 remote: name.to_owned(),
             })
@@ -183,7 +193,7 @@ pub fn expose_names<'a>(
             Some(p) => out.problems.push(p),
             None => out.names.push(ExposedName {
                 remote: name.to_owned(),
-                exposed: format!("{prefix}{name}"),
+                exposed,
             }),
         }
     }
@@ -195,15 +205,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_pattern() {
-        assert!(is_valid_tool_name("a"));
-        assert!(is_valid_tool_name("read_file-2"));
-        assert!(is_valid_tool_name(&"x".repeat(64)));
-        assert!(!is_valid_tool_name(&"x".repeat(65)));
-        assert!(!is_valid_tool_name(""));
-        assert!(!is_valid_tool_name("fs.read"));
-        assert!(!is_valid_tool_name("é"));
-        assert!(!is_valid_tool_name("a b"));
+    fn unprefixed_names_follow_the_shared_table() {
+        for &(name, ok) in toolgroup_skills::shared::TOOL_NAME_CASES {
+            assert_eq!(is_valid_tool_name(name), ok, "{name:?}");
+            let out = expose_names([name], None);
+            assert_eq!(out.is_clean(), ok, "{name:?}: {:?}", out.problems);
+        }
+    }
+
+    #[test]
+    fn a_prefix_mends_a_leading_digit_or_dash() {
+        let out = expose_names(["1tool", "-x", "ok"], None);
+        assert_eq!(out.names.len(), 1);
+        assert_eq!(
+            out.problems,
+            [
+                NameProblem::Invalid {
+                    remote: "1tool".into()
+                },
+                NameProblem::Invalid {
+                    remote: "-x".into()
+                }
+            ]
+        );
+        let shown = out.problems[0].to_string();
+        assert_eq!(
+            shown,
+            "the remote tool `1tool` has a name providers refuse: a tool name is 1 to 64 ASCII \
+             letters, digits, `_` or `-`, starting with a letter or `_` (the rule every provider \
+             accepts) (set a prefix that starts with a letter or `_`)"
+        );
+        let dotted = NameProblem::Invalid {
+            remote: "a.b".into(),
+        };
+        assert!(!dotted.to_string().contains("set a prefix"), "{dotted}");
+
+        let out = expose_names(["1tool", "-x"], Some("fs_"));
+        assert!(out.is_clean(), "{:?}", out.problems);
+        let exposed: Vec<&str> = out.names.iter().map(|n| n.exposed.as_str()).collect();
+        assert_eq!(exposed, ["fs_1tool", "fs_-x"]);
     }
 
     #[test]
@@ -260,7 +300,7 @@ mod tests {
 
     #[test]
     fn bad_prefixes() {
-        for prefix in ["fs.", "a b", &"p".repeat(64)] {
+        for prefix in ["fs.", "a b", "1_", "-", &"p".repeat(64)] {
             let out = expose_names(["x"], Some(prefix));
             assert!(out.names.is_empty(), "{prefix}");
             assert!(matches!(
