@@ -24,14 +24,12 @@ pub(crate) fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String
 #[cfg(test)]
 mod tests {
     use crate::registry::UnknownGroup;
-    use crate::session::RestoreError;
 
     #[test]
     fn group_errors_count_a_swap_as_one_edit() {
-        let known = vec!["name", "web"];
         let unknown = UnknownGroup {
-            name: "nmae".to_owned(),
-            known: known.clone(),
+            unknown: vec!["nmae".to_owned()],
+            known: vec!["name", "web"],
         };
         assert!(
             unknown
@@ -39,15 +37,6 @@ mod tests {
                 .starts_with("unknown group `nmae` (did you mean `name`?)"),
             "{unknown}"
         );
-        let restore = RestoreError {
-            unknown: vec!["nmae".to_owned()],
-            known,
-        };
-        assert!(
-            restore
-                .to_string()
-                .contains("unknown group `nmae` (did you mean `name`?)"),
-            "{restore}"
-        );
+        assert_eq!(unknown.suggestion("nmae"), Some("name"));
     }
 }

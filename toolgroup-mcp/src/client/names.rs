@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use toolgroup_core::meta::RESET_TOOLS;
+use toolgroup_core::meta::BUILTIN_TOOLS;
 use toolgroup_skills::shared::{TOOL_NAME_RULE, ToolNameError, check_tool_name};
 
 /// The longest tool name every provider accepts (the macros and the runtime check the same).
@@ -105,8 +105,9 @@ impl fmt::Display for NameProblem {
             ),
             NameProblem::Reserved { remote } => write!(
                 f,
-                "the remote tool `{}` would be named `{RESET_TOOLS}`, which is the toolkit's own meta tool (set a prefix)",
-                shown(remote)
+                "the remote tool `{}` would take the name of one of the toolkit's builtin tools (`{}`); set a prefix",
+                shown(remote),
+                BUILTIN_TOOLS.join("`, `")
             ),
         }
     }
@@ -182,7 +183,7 @@ pub fn expose_names<'a>(
                 remote: name.to_owned(),
                 len,
             })
-        } else if exposed == RESET_TOOLS {
+        } else if BUILTIN_TOOLS.contains(&exposed.as_str()) {
             Some(NameProblem::Reserved {
                 remote: name.to_owned(),
             })
