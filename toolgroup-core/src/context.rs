@@ -40,8 +40,8 @@ use crate::result::{CallResult, Content};
 
 mod log;
 
+use log::trace;
 pub use log::{LogEvent, LogFn, LogLevel, Logger, UnknownLogLevel};
-use log::{LogSink, trace};
 
 /// Observes progress reports and partial output while a call runs.
 pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
@@ -71,7 +71,7 @@ pub type ProgressFn = dyn Fn(&ProgressEvent<'_>) + Send + Sync;
 pub struct CallContext {
     id: Option<String>,
     extensions: Extensions,
-    progress: Option<Arc<ProgressFn>>,
+    observers: Observers,
     cancel: Option<CancellationToken>,
 }
 
@@ -95,14 +95,11 @@ impl CallContext {
         self
     }
 
-    /// Replace the per-call data with `extensions` (the log observer, if any, stays).
+    /// Replace the per-call data with `extensions` (the observers and the token stay: they
+    /// are not per-call data).
     #[must_use]
     pub fn with_extensions(mut self, extensions: Extensions) -> Self {
-        let sink = self.extensions.remove::<LogSink>();
         self.extensions = extensions;
-        if let Some(sink) = sink {
-            self.extensions.insert(sink);
-        }
         self
     }
 
@@ -114,7 +111,7 @@ impl CallContext {
         mut self,
         observer: impl Fn(&ProgressEvent<'_>) + Send + Sync + 'static,
     ) -> Self {
-        self.progress = Some(Arc::new(observer));
+        self.observers.progress = Some(Arc::new(observer));
         self
     }
 
@@ -124,7 +121,7 @@ impl CallContext {
     /// the tool. Call [`LogEvent::trace`] from it for the messages it does not forward.
     #[must_use]
     pub fn on_log(mut self, observer: impl Fn(&LogEvent<'_>) + Send + Sync + 'static) -> Self {
-        self.extensions.insert(LogSink(Arc::new(observer)));
+        self.observers.log = Some(Arc::new(observer));
         self
     }
 
@@ -157,13 +154,13 @@ impl CallContext {
         self.cancel.as_ref()
     }
 
-    pub(crate) fn progress(&self) -> Option<&Arc<ProgressFn>> {
-        self.progress.as_ref()
+    pub(crate) fn observers(&self) -> Option<&Observers> {
+        self.observers.any().then_some(&self.observers)
     }
 
     /// Whether anything here needs the slow path (the id alone does not).
     pub(crate) fn is_plain(&self) -> bool {
-        self.progress.is_none() && self.cancel.is_none()
+        !self.observers.any() && self.cancel.is_none()
     }
 }
 
@@ -172,8 +169,11 @@ impl fmt::Debug for CallContext {
         f.debug_struct("CallContext")
             .field("id", &self.id)
             .field("extensions", &self.extensions)
-            .field("progress", &self.progress.as_ref().map(|_| "observer"))
-            .field("log", &self.extensions.get::<LogSink>().map(|_| "observer"))
+            .field(
+                "progress",
+                &self.observers.progress.as_ref().map(|_| "observer"),
+            )
+            .field("log", &self.observers.log.as_ref().map(|_| "observer"))
             .field("cancel", &self.cancel)
             .finish()
     }
@@ -244,8 +244,23 @@ pub struct ToolContext<'a> {
     group: &'static str,
     call_id: Option<&'a str>,
     extensions: Option<&'a Extensions>,
-    progress: Option<&'a ProgressFn>,
+    observers: Option<&'a Observers>,
     cancel: Option<&'a CancellationToken>,
+}
+
+/// The caller's observers of a running tool (progress, log), kept beside the per-call data,
+/// never in it: a layer that rewrites the data cannot drop them. A tool's context holds one
+/// thin pointer to them.
+#[derive(Clone, Default)]
+pub(crate) struct Observers {
+    pub(crate) progress: Option<Arc<ProgressFn>>,
+    pub(crate) log: Option<Arc<LogFn>>,
+}
+
+impl Observers {
+    fn any(&self) -> bool {
+        self.progress.is_some() || self.log.is_some()
+    }
 }
 
 impl<'a> ToolContext<'a> {
@@ -254,7 +269,7 @@ impl<'a> ToolContext<'a> {
         group: &'static str,
         call_id: Option<&'a str>,
         extensions: Option<&'a Extensions>,
-        progress: Option<&'a ProgressFn>,
+        observers: Option<&'a Observers>,
         cancel: Option<&'a CancellationToken>,
     ) -> Self {
         ToolContext {
@@ -262,7 +277,7 @@ impl<'a> ToolContext<'a> {
             group,
             call_id,
             extensions,
-            progress,
+            observers,
             cancel,
         }
     }
@@ -295,7 +310,7 @@ impl<'a> ToolContext<'a> {
     /// Report progress: `done` of `total` (when known), with an optional message. Does
     /// nothing when nobody observes the call.
     pub fn report(&self, done: f64, total: Option<f64>, message: Option<&str>) {
-        if let Some(observer) = self.progress {
+        if let Some(observer) = self.progress() {
             let progress = Progress::Step {
                 done,
                 total,
@@ -307,14 +322,14 @@ impl<'a> ToolContext<'a> {
 
     /// Stream a piece of partial output to the observer (the final result is unchanged).
     pub fn partial(&self, content: Content) {
-        if let Some(observer) = self.progress {
+        if let Some(observer) = self.progress() {
             observer(&self.event(&Progress::Partial(content)));
         }
     }
 
     /// Whether anyone observes progress (to skip building reports nobody reads).
     pub fn is_observed(&self) -> bool {
-        self.progress.is_some()
+        self.progress().is_some()
     }
 
     /// Log `message` at `level`: to the caller's log observer ([`CallContext::on_log`]; over
@@ -341,8 +356,8 @@ impl<'a> ToolContext<'a> {
     /// }
     /// ```
     pub fn log(&self, level: LogLevel, message: impl fmt::Display) {
-        match self.extensions.and_then(Extensions::get::<LogSink>) {
-            Some(LogSink(observer)) => {
+        match self.observers.and_then(|o| o.log.as_deref()) {
+            Some(observer) => {
                 let message = message.to_string();
                 observer(&LogEvent {
                     tool: self.tool,
@@ -365,8 +380,11 @@ impl<'a> ToolContext<'a> {
     /// Whether the caller observes the log; without an observer, messages become `tracing`
     /// events (which the subscriber may still filter out).
     pub fn is_log_observed(&self) -> bool {
-        self.extensions
-            .is_some_and(|e| e.get::<LogSink>().is_some())
+        self.observers.is_some_and(|o| o.log.is_some())
+    }
+
+    fn progress(&self) -> Option<&'a ProgressFn> {
+        self.observers.and_then(|o| o.progress.as_deref())
     }
 
     fn event<'p>(&self, progress: &'p Progress) -> ProgressEvent<'p>
@@ -411,7 +429,7 @@ impl fmt::Debug for ToolContext<'_> {
             .field("group", &self.group)
             .field("call_id", &self.call_id)
             .field("extensions", &self.extensions)
-            .field("observed", &self.progress.is_some())
+            .field("observed", &self.progress().is_some())
             .field("log_observed", &self.is_log_observed())
             .field("cancellable", &self.cancel.is_some())
             .finish()

@@ -2,18 +2,11 @@
 //! `tracing` event a message becomes when nobody observes the call.
 
 use std::fmt;
-use std::sync::Arc;
 
 use super::ToolContext;
 
 /// Observes a tool's log messages while a call runs.
 pub type LogFn = dyn Fn(&LogEvent<'_>) + Send + Sync;
-
-/// The call's log observer. It travels in the per-call data (a type nobody else can name), so
-/// it reaches the tool on every path the data does, layers included, at no cost to calls
-/// that do not log.
-#[derive(Clone)]
-pub(super) struct LogSink(pub(super) Arc<LogFn>);
 
 /// How severe a log message is: MCP's eight levels (syslog's, RFC 5424), least severe first,
 /// so `level >= LogLevel::Warning` reads as "a warning or worse".

@@ -297,8 +297,8 @@ fn new_call_span(name: &str) -> Span {
     )
 }
 
-/// The tool's context for a call on the fast path (which has no progress observer and no
-/// cancellation token).
+/// The tool's context for a call on the fast path (which has no observer and no cancellation
+/// token).
 #[inline]
 fn plain_context<'c, R: Registry>(slot: &Slot, cx: &Cx<'c>) -> ToolContext<'c> {
     ToolContext::new(

@@ -107,7 +107,7 @@ impl<R: Registry> Toolkit<R> {
             annotations: resolved.annotations(),
             call_id: cx.id,
             extensions: cx.context.map(CallContext::extensions),
-            progress: cx.context.and_then(CallContext::progress),
+            observers: cx.context.and_then(CallContext::observers),
             cancel: cx.context.and_then(CallContext::cancellation),
         };
         if let Some(policy) = &self.policy {

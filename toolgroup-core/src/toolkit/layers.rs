@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use tower_service::Service;
 
 use crate::args::{Arguments, ArgumentsBuf};
-use crate::context::{CancellationToken, Extensions, ProgressFn};
+use crate::context::{CancellationToken, Extensions, Observers};
 use crate::futures::BoxFuture;
 use crate::meta::ToolAnnotations;
 use crate::registry::Registry;
@@ -44,7 +44,7 @@ pub struct ToolRequest {
 pub(crate) struct Inner {
     run: Arc<dyn Run>,
     target: Target,
-    progress: Option<Arc<ProgressFn>>,
+    observers: Option<Observers>,
     cancel: Option<CancellationToken>,
     /// For the builtins that read it: the session's state before the call.
     state: Option<Box<[u64]>>,
@@ -252,7 +252,7 @@ impl<R: Registry> Run for Core<R> {
                 annotations,
                 call_id: call_id.as_deref(),
                 extensions: Some(&extensions),
-                progress: inner.progress.as_ref(),
+                observers: inner.observers.as_ref(),
                 cancel: inner.cancel.as_ref(),
             };
             let result = self
@@ -293,7 +293,7 @@ impl<R: Registry> Toolkit<R> {
             inner: Inner {
                 run: self.core.clone(),
                 target: parts.target,
-                progress: parts.progress.cloned(),
+                observers: parts.observers.cloned(),
                 cancel: parts.cancel.cloned(),
                 // The session's state travels with the builtins that read it.
                 state: parts

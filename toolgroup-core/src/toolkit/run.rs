@@ -3,11 +3,10 @@
 
 use std::future::Future;
 use std::pin::pin;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::args::{ArgumentError, Arguments};
-use crate::context::{CancellationToken, Extensions, ProgressFn, ToolContext};
+use crate::context::{CancellationToken, Extensions, Observers, ToolContext};
 use crate::futures::{BoxFuture, CatchUnwind, catch_panic};
 use crate::meta::{RESET_TOOLS, ToolAnnotations, ToolDefinition};
 use crate::registry::Registry;
@@ -60,7 +59,7 @@ pub(crate) struct Parts<'a> {
     pub(crate) annotations: ToolAnnotations,
     pub(crate) call_id: Option<&'a str>,
     pub(crate) extensions: Option<&'a Extensions>,
-    pub(crate) progress: Option<&'a Arc<ProgressFn>>,
+    pub(crate) observers: Option<&'a Observers>,
     pub(crate) cancel: Option<&'a CancellationToken>,
 }
 
@@ -90,7 +89,7 @@ impl<R: Registry> Core<R> {
             parts.group.unwrap_or_default(),
             parts.call_id,
             parts.extensions,
-            parts.progress.map(|p| &**p),
+            parts.observers,
             parts.cancel,
         );
         match parts.target {
