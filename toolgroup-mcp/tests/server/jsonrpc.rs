@@ -3,7 +3,7 @@
 //! child process) an error line with the id when it could be read; and a `tools/call` whose
 //! `arguments` are not an object is `-32602` on both.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -221,7 +221,7 @@ fn interop_server() -> PathBuf {
         .status()
         .expect("cargo runs");
     assert!(status.success(), "building the example failed");
-    // target/debug/deps/jsonrpc-HASH -> target/debug/examples/interop_server
+    // target/debug/deps/server-HASH -> target/debug/examples/interop_server
     let exe = std::env::current_exe().unwrap();
     let examples = exe
         .parent()
