@@ -1,5 +1,5 @@
 //! Mount the MCP endpoint in an axum app: the README's example, kept identical to it by
-//! `toolgroup-mcp/tests/readme.rs`. `cargo run --example mcp_axum --features mcp`.
+//! `toolgroup-mcp/tests/server/readme.rs`. `cargo run --example mcp_axum --features mcp`.
 
 use toolgroup::mcp::axum::{Router, routing::get};
 use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;

@@ -2,9 +2,10 @@
 
 usage: python elicitation.py URL
 
-URL is a Streamable HTTP endpoint (`cargo test -p toolgroup-mcp --test elicitation` starts
-one, mask, with legacy sessions on) serving a destructive `delete_file {"path"}` tool behind
-`RequireApproval::new(ElicitationApprover::new())` and a read-only `was_deleted {"path"}`.
+URL is a Streamable HTTP endpoint (`cargo test -p toolgroup-mcp --test server elicitation::`
+starts one, mask, with legacy sessions on) serving a destructive `delete_file {"path"}`
+tool behind `RequireApproval::new(ElicitationApprover::new())` and a read-only
+`was_deleted {"path"}`.
 On legacy (2025-11-25) sessions: with an `elicitation_callback` that accepts with
 `approve: true`, the tool runs; with one that declines, the call is an error result with the
 reason and the file was not deleted; without a callback (no `elicitation` capability), the

@@ -1,5 +1,5 @@
 """A small MCP server on the official Python SDK (PyPI `mcp`, its `MCPServer`, formerly
-FastMCP), for toolgroup-mcp's client tests (toolgroup-mcp/tests/client.rs).
+FastMCP), for toolgroup-mcp's client tests (toolgroup-mcp/tests/client/).
 
 usage: python remote_server.py    # serves over stdio
 

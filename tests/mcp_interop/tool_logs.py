@@ -2,8 +2,8 @@
 
 usage: python tool_logs.py URL
 
-URL is a Streamable HTTP endpoint (`cargo test -p toolgroup-mcp --test logging` starts one,
-mask, with legacy sessions on) serving a `chatty` tool that logs "a LEVEL message" once at
+URL is a Streamable HTTP endpoint (`cargo test -p toolgroup-mcp --test server logging::` starts
+one, mask, with legacy sessions on) serving a `chatty` tool that logs "a LEVEL message" once at
 each MCP level, least severe first, then "done" at info. Checks that `list_tools` accepts
 input schemas that name their dialect (`$schema`), and that `logging_callback` receives the
 tool's messages at or above the level the client set: with `logging/setLevel` on a legacy

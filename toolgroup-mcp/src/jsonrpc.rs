@@ -1,18 +1,20 @@
-//! What a client sends, checked as JSON-RPC 2.0 before rmcp reads it.
+//! What a client sends over HTTP, checked as JSON-RPC 2.0 before rmcp reads it.
 //!
-//! rmcp answers a body it cannot read with `415` and plain text over HTTP, and a line it
-//! cannot read with nothing (not JSON) or an error without the request's `id` (not JSON-RPC)
-//! over stdio. JSON-RPC says: `-32700` for what is not JSON, `-32600` for what is not a
-//! JSON-RPC message, each with the message's `id` when it can be read and `null` otherwise.
-//! Messages that pass are handed to rmcp byte for byte, so everything else is rmcp's.
+//! rmcp answers a body it cannot read with `415` and plain text. JSON-RPC says: `-32700` for
+//! what is not JSON, `-32600` for what is not a JSON-RPC message, each with the message's `id`
+//! when it can be read and `null` otherwise. The tower service (`http_service.rs`) answers
+//! what [`check`] refuses that way, with `400`; messages that pass are handed to rmcp byte for
+//! byte, so everything else is rmcp's. Over HTTP an answer is the response to the POST that
+//! carried the message, so it cannot be taken for a new message.
 //!
-//! Over HTTP the check runs in the tower service (`http_service.rs`); over stdio
-//! [`serve_lines`] frames the lines itself and runs rmcp on an in-memory pipe.
-
-use std::future::Future;
+//! Over stdio nothing is checked here: lines are rmcp's own (`rmcp::transport::stdio`), which
+//! ignores a line that is not JSON and answers other refusals with `-32600` without an `id`.
+//! An answer to a line that is not JSON correlates with no request, and it is one more message
+//! for the peer: a peer that writes a log line to the pipe for each message it receives turns
+//! each answer into one more line that is not JSON, and the two sides exchange errors without
+//! end (rmcp issue #938). The official SDKs do not answer such lines either.
 
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _};
 
 /// JSON-RPC's "parse error": the message is not JSON.
 pub(crate) const PARSE_ERROR: i64 = -32700;
@@ -56,8 +58,8 @@ impl Refusal {
     }
 }
 
-/// Check one message (an HTTP body, a stdio line without its line ending): `Ok` when it is a
-/// single JSON-RPC 2.0 request, notification or response of the shape MCP allows.
+/// Check one message (an HTTP body): `Ok` when it is a single JSON-RPC 2.0 request,
+/// notification or response of the shape MCP allows.
 pub(crate) fn check(bytes: &[u8]) -> Result<(), Refusal> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         Refusal::parse(format!(
@@ -209,159 +211,6 @@ fn shown(value: &Value) -> String {
         Value::String(s) => format!("\"{}\"", crate::echo(s, 32)),
         Value::Number(_) | Value::Bool(_) | Value::Null => value.to_string(),
         other => crate::json_kind(other).to_owned(),
-    }
-}
-
-/// The longest line read, as rmcp's stdio transport (longer ones are dropped and logged).
-const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
-
-/// Serve newline-delimited JSON-RPC from `read` to `write` with `serve`, which runs rmcp on
-/// the in-memory pipe it is given: lines that pass [`check`] go to rmcp unchanged, the others
-/// are answered here, and every line rmcp writes goes out whole. Returns what `serve` returns
-/// once rmcp's side is closed and its last line written.
-pub(crate) async fn serve_lines<R, W, F, T>(
-    read: R,
-    write: W,
-    serve: impl FnOnce(tokio::io::DuplexStream) -> F,
-) -> T
-where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-    F: Future<Output = T>,
-{
-    let (rmcp_side, ours) = tokio::io::duplex(1 << 16);
-    let (from_rmcp, to_rmcp) = tokio::io::split(ours);
-    let (refusals, refused) = tokio::sync::mpsc::channel(64);
-    let work = async {
-        let (out, ()) = tokio::join!(serve(rmcp_side), outbound(from_rmcp, refused, write));
-        out
-    };
-    let inbound = inbound(tokio::io::BufReader::new(read), to_rmcp, refusals);
-    tokio::pin!(work, inbound);
-    // rmcp may stop before its input ends (a failed handshake): then the pending read of
-    // `read` is abandoned, as rmcp's own stdio transport abandons it.
-    let mut reading = true;
-    loop {
-        tokio::select! {
-            out = &mut work => return out,
-            () = &mut inbound, if reading => reading = false,
-        }
-    }
-}
-
-/// The client's lines: checked, then to rmcp or answered. Ends at the end of `read`, closing
-/// rmcp's input.
-async fn inbound<R, W>(mut read: R, mut to_rmcp: W, refusals: tokio::sync::mpsc::Sender<Vec<u8>>)
-where
-    R: AsyncBufRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match read_line(&mut read, &mut line).await {
-            Ok(Line::Whole) => {}
-            Ok(Line::TooLong) => {
-                tracing::error!(
-                    max_line_length = MAX_LINE,
-                    "incoming message exceeded the maximum line length, discarding it"
-                );
-                continue;
-            }
-            // The bytes of an unfinished last line are no message (rmcp drops them too).
-            Ok(Line::End) => break,
-            Err(e) => {
-                tracing::error!("error reading from stdin: {e}");
-                break;
-            }
-        }
-        let message = line.strip_suffix(b"\n").unwrap_or(&line);
-        let message = message.strip_suffix(b"\r").unwrap_or(message);
-        // rmcp accepts a UTF-8 byte order mark (RFC 8259 allows ignoring one).
-        let message = message.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(message);
-        if message.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match check(message) {
-            Ok(()) => {
-                if to_rmcp.write_all(&line).await.is_err() {
-                    break;
-                }
-            }
-            Err(refusal) => {
-                let mut answer = refusal.to_json().to_string().into_bytes();
-                answer.push(b'\n');
-                if refusals.send(answer).await.is_err() {
-                    break;
-                }
-            }
-        }
-    }
-    let _ = to_rmcp.shutdown().await;
-}
-
-/// rmcp's lines and the refusals, each line written whole. Ends when rmcp's side closes.
-async fn outbound<R, W>(
-    from_rmcp: R,
-    mut refused: tokio::sync::mpsc::Receiver<Vec<u8>>,
-    mut write: W,
-) where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut from_rmcp = tokio::io::BufReader::new(from_rmcp);
-    let mut line = Vec::new();
-    loop {
-        // `read_until` keeps what it read in `line` when the other branch wins.
-        let next = tokio::select! {
-            read = from_rmcp.read_until(b'\n', &mut line) => match read {
-                Ok(0) | Err(_) => break,
-                Ok(_) => std::mem::take(&mut line),
-            },
-            Some(refusal) = refused.recv() => refusal,
-        };
-        if write.write_all(&next).await.is_err() || write.flush().await.is_err() {
-            return;
-        }
-    }
-    while let Ok(refusal) = refused.try_recv() {
-        if write.write_all(&refusal).await.is_err() {
-            return;
-        }
-    }
-    let _ = write.flush().await;
-}
-
-enum Line {
-    Whole,
-    TooLong,
-    End,
-}
-
-/// One `\n`-terminated line into `line`, never holding more than [`MAX_LINE`] bytes.
-async fn read_line<R: AsyncBufRead + Unpin>(
-    read: &mut R,
-    line: &mut Vec<u8>,
-) -> std::io::Result<Line> {
-    let mut too_long = false;
-    loop {
-        let available = read.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(Line::End);
-        }
-        let newline = available.iter().position(|b| *b == b'\n');
-        let take = newline.map_or(available.len(), |i| i + 1);
-        if !too_long && line.len().saturating_add(take) > MAX_LINE {
-            too_long = true;
-            line.clear();
-        }
-        if !too_long {
-            line.extend_from_slice(&available[..take]);
-        }
-        read.consume(take);
-        if newline.is_some() {
-            return Ok(if too_long { Line::TooLong } else { Line::Whole });
-        }
     }
 }
 

@@ -61,11 +61,14 @@
 //! instead of [`McpServer::router`]), or every origin with
 //! [`McpHttpService::allow_any_origin`].
 //!
-//! A message that is not JSON gets the JSON-RPC error `-32700` (with `"id": null`); one that
-//! is not a JSON-RPC message (a batch, no `method`, an `id` that is an object, `"jsonrpc":
-//! "1.0"`, `params` that are not an object) gets `-32600`, with its `id` when it can be read.
-//! Over HTTP the answer comes with `400 Bad Request`, over stdio as a line. A `tools/call`
-//! whose `arguments` are not an object gets `-32602`, naming the problem.
+//! Over HTTP, a body that is not JSON gets the JSON-RPC error `-32700` (with `"id": null`)
+//! and `400 Bad Request`; one that is not a JSON-RPC message (a batch, no `method`, an `id`
+//! that is an object, `"jsonrpc": "1.0"`, `params` that are not an object) gets `-32600`,
+//! with its `id` when it can be read. Over stdio, a line that is not JSON gets no answer, as
+//! in rmcp and the official SDKs: it has no `id` to answer, and answering it can start an
+//! endless exchange of errors with a peer that writes logs or errors to the same pipe; a line
+//! that is JSON but not a JSON-RPC message gets rmcp's `-32600`, without an `id`. A
+//! `tools/call` whose `arguments` are not an object gets `-32602`, naming the problem.
 //!
 //! # Mapping
 //!
@@ -154,6 +157,7 @@ mod groups;
 mod handler;
 #[cfg(feature = "http")]
 mod http_service;
+#[cfg(feature = "http")]
 mod jsonrpc;
 mod logging;
 mod skills;
@@ -419,27 +423,27 @@ impl<R: Registry> McpServer<R> {
     /// command-line flag with `str::parse` (`"web_search, files".parse()?`: see
     /// [`Session`]'s `FromStr`).
     ///
+    /// A line that is not JSON gets no answer (see the crate docs, "Browsers and malformed
+    /// messages").
+    ///
     /// # Errors
     ///
     /// The client did not complete the MCP handshake, or the transport failed.
     pub async fn serve_stdio(&self, groups: Session<R>) -> Result<(), ServeError> {
         use rmcp::ServiceExt as _;
         let handler = self.handler_with(groups);
-        // Lines that are not JSON-RPC are answered before rmcp reads them (it ignores what
-        // is not JSON, and answers other refusals without the request's id).
-        let (stdin, stdout) = rmcp::transport::stdio();
-        jsonrpc::serve_lines(stdin, stdout, |io| async move {
-            let running = handler
-                .serve(io)
-                .await
-                .map_err(|e| ServeError(e.to_string()))?;
-            running
-                .waiting()
-                .await
-                .map_err(|e| ServeError(e.to_string()))?;
-            Ok(())
-        })
-        .await
+        // rmcp's own framing: it ignores a line that is not JSON (no `id` to answer, and an
+        // answer can start an error storm with a peer that logs to the pipe), answers other
+        // refusals with `-32600`, and drops oversized lines.
+        let running = handler
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| ServeError(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| ServeError(e.to_string()))?;
+        Ok(())
     }
 
     /// The Streamable HTTP endpoint as a tower service: mount it with axum's

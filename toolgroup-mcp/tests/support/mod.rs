@@ -15,6 +15,9 @@ use toolgroup::prelude::*;
 pub static SLOW_DROPPED: AtomicUsize = AtomicUsize::new(0);
 /// How many slow calls started.
 pub static SLOW_STARTED: AtomicUsize = AtomicUsize::new(0);
+/// Held by a test of the counters above for as long as it compares them with its own
+/// `slow` call's, so that another test's `slow` call in the same test binary cannot move them.
+pub static SLOW_COUNTED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 struct DropGuard(bool);
 impl Drop for DropGuard {

@@ -1,8 +1,8 @@
 //! The Streamable HTTP endpoint on loopback: rmcp's HTTP client, raw requests, bad input,
 //! disconnects, replicas sharing a store, and 200 concurrent clients.
 
-mod skills_support;
-mod support;
+use crate::skills_support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -393,6 +393,7 @@ async fn bad_http_input_is_refused_and_changes_nothing() {
 async fn an_http_client_that_disconnects_cancels_the_tool() {
     let server = McpServer::new(support::toolkit(), Mode::Selected);
     let url = spawn(&server, stateless()).await;
+    let _counted = support::SLOW_COUNTED.lock().await;
     let dropped = support::SLOW_DROPPED.load(Ordering::SeqCst);
     let started = support::SLOW_STARTED.load(Ordering::SeqCst);
     let task = tokio::spawn(async move {

@@ -3,11 +3,8 @@
 //! stdio (every mode) and Streamable HTTP, with the 2025-11-25 and 2026-07-28 lifecycles.
 //! Skipped without `MCP_VENV` (the venv `.ci/run` creates).
 
-// Only its check of a script's output: this test runs the SDK over stdio too.
-#[allow(dead_code)]
-#[path = "support/python.rs"]
-mod python;
-mod support;
+use crate::python;
+use crate::support;
 
 #[test]
 fn the_python_sdk_lists_gets_and_reads_every_skill() {

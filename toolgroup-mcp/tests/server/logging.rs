@@ -4,8 +4,7 @@
 
 #![allow(deprecated)] // rmcp marks MCP logging deprecated (SEP-2577); the wire is the same.
 
-#[path = "support/python.rs"]
-mod python;
+use crate::python;
 
 use std::sync::{Arc, Mutex};
 

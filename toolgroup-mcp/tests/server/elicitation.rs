@@ -4,8 +4,7 @@
 //! official Python SDK's `elicitation_callback` over Streamable HTTP (skipped without
 //! `MCP_VENV`).
 
-#[path = "support/python.rs"]
-mod python;
+use crate::python;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

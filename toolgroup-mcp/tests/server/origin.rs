@@ -1,7 +1,7 @@
 //! The HTTP endpoint refuses browser requests from other sites (DNS rebinding) unless told
 //! to accept them: raw requests on loopback with an `Origin` header.
 
-mod support;
+use crate::support;
 
 use rmcp::transport::StreamableHttpServerConfig;
 use serde_json::{Value, json};

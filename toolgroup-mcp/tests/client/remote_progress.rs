@@ -7,7 +7,7 @@
 //! The runtimes have several workers: on one thread, a task that handles a notification
 //! tends to run before the call that the response wakes, which would hide a lost report.
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

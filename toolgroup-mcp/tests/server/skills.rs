@@ -3,8 +3,8 @@
 //! the `-32602` answers to bad names and URIs (which change nothing), and the `Skill` tool in
 //! every mode.
 
-mod skills_support;
-mod support;
+use crate::skills_support;
+use crate::support;
 
 use base64::Engine as _;
 use rmcp::model::{

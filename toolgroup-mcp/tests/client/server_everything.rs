@@ -5,7 +5,7 @@
 //! which the toolkit's observer once missed; its tools' errors once named the server-side
 //! tool instead of the prefixed one the model called.
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

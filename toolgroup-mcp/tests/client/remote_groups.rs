@@ -3,7 +3,7 @@
 //! the official Python SDK (`tests/mcp_interop/remote_server.py`, run with the venv that
 //! `.ci/run` creates; that test is skipped without `MCP_VENV`).
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

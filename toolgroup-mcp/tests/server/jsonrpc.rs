@@ -1,9 +1,10 @@
-//! Messages that are not JSON-RPC get JSON-RPC answers: over HTTP (raw requests on
-//! loopback) a `400` with `-32700` or `-32600`, over stdio (the `interop_server` example as a
-//! child process) an error line with the id when it could be read; and a `tools/call` whose
+//! Messages that are not JSON-RPC: over HTTP (raw requests on loopback) a `400` with `-32700`
+//! or `-32600`; over stdio (the `interop_server` example as a child process) no answer to a
+//! line that is not JSON, as in rmcp and the official SDKs, and `-32600` to JSON that is not a
+//! JSON-RPC message, the server serving the next request either way; and a `tools/call` whose
 //! `arguments` are not an object is `-32602` on both.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -221,7 +222,7 @@ fn interop_server() -> PathBuf {
         .status()
         .expect("cargo runs");
     assert!(status.success(), "building the example failed");
-    // target/debug/deps/jsonrpc-HASH -> target/debug/examples/interop_server
+    // target/debug/deps/server-HASH -> target/debug/examples/interop_server
     let exe = std::env::current_exe().unwrap();
     let examples = exe
         .parent()
@@ -305,33 +306,14 @@ impl Drop for StdioServer {
 }
 
 #[test]
-fn stdio_lines_that_are_not_json_rpc_are_answered() {
+fn stdio_lines_that_are_not_json_get_no_answer_and_the_server_goes_on() {
     let mut server = StdioServer::spawn();
-    // Before the handshake, as at any time.
+    // Before the handshake, as at any time. An answer to a line would go out before the
+    // answer to any request sent after it: the first line out answering the handshake shows
+    // that nothing answered the lines before it.
     server.send(b"{not json");
-    let answer = server.answer();
-    assert_eq!(answer["id"], Value::Null, "{answer}");
-    assert!(answer.as_object().unwrap().contains_key("id"), "{answer}");
-    assert_eq!(answer["error"]["code"], -32700, "{answer}");
-
-    server.send(br#"{"jsonrpc":"1.0","id":7,"method":"tools/list"}"#);
-    let answer = server.answer();
-    assert_eq!(answer["id"], 7, "{answer}");
-    assert_eq!(answer["error"]["code"], -32600, "{answer}");
-    assert_eq!(
-        answer["error"]["message"],
-        "invalid request: `jsonrpc` must be \"2.0\", not \"1.0\""
-    );
-
-    server.send(br#"[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]"#);
-    let answer = server.answer();
-    assert_eq!(
-        (&answer["id"], &answer["error"]["code"]),
-        (&Value::Null, &json!(-32600)),
-        "{answer}"
-    );
-
-    // The session goes on: a handshake, then calls.
+    server.send(b"\xff\xfe{}");
+    server.send(b"plain text, as a peer's log line");
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "raw", "version": "0"}}});
@@ -341,9 +323,32 @@ fn stdio_lines_that_are_not_json_rpc_are_answered() {
     assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
     server.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
 
+    // After it too: no answer, and the next request is served.
+    server.send(br#"{"jsonrpc": "2.0", "id": 2, "method": "tools/list""#);
+    server.send(br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+    let answer = server.answer();
+    assert_eq!(answer["id"], 3, "{answer}");
+    assert_eq!(answer["result"], json!({}), "{answer}");
+
+    // JSON that is not a JSON-RPC message is rmcp's `-32600`, without an id.
+    for line in [
+        &br#"{"jsonrpc":"1.0","id":7,"method":"tools/list"}"#[..],
+        br#"[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]"#,
+    ] {
+        server.send(line);
+        let answer = server.answer();
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert_eq!(
+            answer.get("id").unwrap_or(&Value::Null),
+            &Value::Null,
+            "{answer}"
+        );
+    }
+
+    // Calls go on.
     for (id, arguments, kind) in [
-        (2, json!("text"), "a string"),
-        (3, json!([1, 2]), "an array"),
+        (4, json!("text"), "a string"),
+        (5, json!([1, 2]), "an array"),
     ] {
         let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                           "params": {"name": "note_write", "arguments": arguments}});
@@ -358,11 +363,11 @@ fn stdio_lines_that_are_not_json_rpc_are_answered() {
             )
         );
     }
-    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+    let call = json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call",
                       "params": {"name": "note_write", "arguments": {"text": "ok"}}});
     server.send(call.to_string().as_bytes());
     let answer = server.answer();
-    assert_eq!(answer["id"], 4, "{answer}");
+    assert_eq!(answer["id"], 6, "{answer}");
     assert_eq!(
         answer["result"]["content"][0]["text"], "noted: ok",
         "{answer}"

@@ -4,8 +4,8 @@
 //! toolkit with skills declares both and answers them. Over Streamable HTTP (raw requests on
 //! loopback) and over the stdio byte stream (rmcp's client), in gated and selected mode.
 
-mod skills_support;
-mod support;
+use crate::skills_support;
+use crate::support;
 
 use rmcp::model::{
     ErrorCode, GetSkillRequestParams, PaginatedRequestParams, ReadResourceRequestParams,

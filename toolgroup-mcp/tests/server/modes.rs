@@ -1,15 +1,15 @@
 //! Every mode through rmcp's own client, over an in-process byte stream (what stdio carries).
 
-mod support;
+use crate::support;
 
 // The `mcp_server` example's toolkit (the quickstart's groups and `charts`), and a reader of
 // the PNG images its `bar_chart` tool draws.
 #[allow(dead_code)]
-#[path = "../../examples/support/agent.rs"]
+#[path = "../../../examples/support/agent.rs"]
 mod agent;
-#[path = "../../examples/support/charts.rs"]
+#[path = "../../../examples/support/charts.rs"]
 mod charts;
-#[path = "../../tests/common/png.rs"]
+#[path = "../../../tests/common/png.rs"]
 mod png;
 
 use std::sync::atomic::Ordering;
@@ -357,6 +357,7 @@ async fn a_cancelled_call_stops_the_tool() {
     let mut groups = Session::new();
     groups.activate(support::AgentGroup::Waiting);
     let (client, _) = connect(&server, groups).await;
+    let _counted = support::SLOW_COUNTED.lock().await;
     let dropped = support::SLOW_DROPPED.load(Ordering::SeqCst);
     let started = support::SLOW_STARTED.load(Ordering::SeqCst);
     let mut params = support::args(json!({"seconds": 60}));

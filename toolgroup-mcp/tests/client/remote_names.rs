@@ -2,7 +2,7 @@
 //! exposed, prefixed name — never its name on the server: refused arguments, JSON-RPC errors,
 //! timeouts, and a connection lost mid-call (this crate's `interop_server` over stdio, killed).
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;

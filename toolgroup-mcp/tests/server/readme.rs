@@ -4,8 +4,8 @@
 
 #[test]
 fn the_readme_axum_example_is_the_compiled_example() {
-    let readme = include_str!("../../README.md");
-    let example = include_str!("../../examples/mcp_axum.rs");
+    let readme = include_str!("../../../README.md");
+    let example = include_str!("../../../examples/mcp_axum.rs");
     let marker = "[`examples/mcp_axum.rs`](examples/mcp_axum.rs)";
     let at = readme.find(marker).expect("the README names the example");
     let start = readme[at..]
