@@ -45,8 +45,8 @@ async fn replica(url: &str, prefix: &str) -> String {
         .await
         .unwrap()
         .with_prefix(prefix)
-        .with_ttl_seconds(600);
-    let server = McpServer::new(support::toolkit(), Mode::Gated)
+        .with_ttl(std::time::Duration::from_secs(600));
+    let server = McpServer::new(support::toolkit(), Mode::Mask)
         .with_store(store)
         .with_key(|parts| {
             parts

@@ -15,7 +15,7 @@ use super::*;
 
 #[tokio::test]
 async fn own_server_over_http_list_call_errors_and_validation() {
-    let server = Killable::start(own_server(Mode::Gated), "127.0.0.1:0");
+    let server = Killable::start(own_server(Mode::Mask), "127.0.0.1:0");
     let remote = connect(&server).await;
     assert_eq!(
         names(&remote),
@@ -109,7 +109,7 @@ async fn own_server_over_http_list_call_errors_and_validation() {
 
 #[tokio::test]
 async fn timeouts_cancellation_and_progress() {
-    let server = Killable::start(own_server(Mode::Gated), "127.0.0.1:0");
+    let server = Killable::start(own_server(Mode::Mask), "127.0.0.1:0");
     let remote = RemoteTools::connect(
         RemoteServer::http(server.url()).with_call_timeout(Duration::from_secs(1)),
     )
@@ -182,7 +182,7 @@ async fn timeouts_cancellation_and_progress() {
 
 #[tokio::test]
 async fn list_changed_refreshes_the_tools() {
-    let server = Killable::start(own_server(Mode::Dynamic), "127.0.0.1:0");
+    let server = Killable::start(own_server(Mode::List), "127.0.0.1:0");
     let remote = connect(&server).await;
     assert_eq!(
         names(&remote),
@@ -213,7 +213,7 @@ async fn list_changed_refreshes_the_tools() {
 
 #[tokio::test]
 async fn http_server_killed_mid_session_then_back() {
-    let mut server = Killable::start(own_server(Mode::Gated), "127.0.0.1:0");
+    let mut server = Killable::start(own_server(Mode::Mask), "127.0.0.1:0");
     let url = server.url();
     let addr = server.addr;
     let remote = RemoteTools::connect(
@@ -240,7 +240,7 @@ async fn http_server_killed_mid_session_then_back() {
     assert!(message.contains("reconnect"), "{message}");
 
     // Back on the same address: a later call reconnects (after the backoff) and works.
-    let _server = Killable::start(own_server(Mode::Gated), &addr.to_string());
+    let _server = Killable::start(own_server(Mode::Mask), &addr.to_string());
     let recovered = tokio::time::timeout(PATIENCE, async {
         loop {
             let r = remote.call("note_write", &json!({"text": "4"})).await;
@@ -281,4 +281,10 @@ async fn connect_errors_are_clear() {
     .await
     .unwrap_err();
     assert!(matches!(err, RemoteError::Spawn { .. }), "{err:?}");
+    // The operating system's error is kept, matchable by its kind.
+    let source = std::error::Error::source(&err).expect("a source");
+    let io = source
+        .downcast_ref::<std::io::Error>()
+        .expect("an io::Error");
+    assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
 }

@@ -276,7 +276,7 @@ async fn a_local_group_and_the_project_server_as_a_group() {
 
     // This toolkit served over MCP fronts the remote servers: an MCP client (ours, over
     // loopback HTTP) lists the remote tools beside the local ones and calls through two hops.
-    let server = McpServer::new(kit, Mode::Gated);
+    let server = McpServer::new(kit, Mode::Mask);
     let rendered = Rendered::new(server.toolkit(), Provider::Mcp);
     let all = rendered.all_tools_value(server.toolkit());
     assert!(
@@ -297,7 +297,7 @@ async fn a_local_group_and_the_project_server_as_a_group() {
     for name in ["reset_tools", "remember", "bar_chart", "py_bar_chart"] {
         assert!(listed.iter().any(|n| n == name), "{name} not in {listed:?}");
     }
-    // Gated: the fronting server's own session must switch `python` on first.
+    // Mask: the fronting server's own session must switch `python` on first.
     let refused = front.call("py_bar_chart", &json!({"values": [2, 4]})).await;
     assert!(refused.is_error, "{}", refused.text_joined());
     let on = front

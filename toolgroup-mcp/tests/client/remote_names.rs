@@ -171,7 +171,7 @@ async fn a_connection_lost_mid_call_names_the_exposed_tool() {
     let pid_file = dir.join("own.pid");
     let exe = example(&["-p", "toolgroup-mcp"], "interop_server");
     let remote = RemoteTools::connect(
-        with_pid_file(&pid_file, &exe, &["gated", "stdio", "waiting"])
+        with_pid_file(&pid_file, &exe, &["mask", "stdio", "waiting"])
             .with_label("own")
             .with_stderr(Stderr::Discard),
     )

@@ -228,7 +228,7 @@ async fn a_remote_groups_reports_all_reach_the_toolkits_observer() {
 async fn reports_all_arrive_over_stdio_from_this_crates_server() {
     let exe = example(&["-p", "toolgroup-mcp"], "interop_server");
     let remote = RemoteTools::connect(
-        RemoteServer::stdio(&exe, ["gated", "stdio", "waiting"])
+        RemoteServer::stdio(&exe, ["mask", "stdio", "waiting"])
             .with_label("own-stdio")
             .with_stderr(Stderr::Discard),
     )

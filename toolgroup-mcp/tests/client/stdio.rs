@@ -18,7 +18,7 @@ async fn own_example_over_stdio_killed_then_respawned() {
     std::fs::create_dir_all(&dir).unwrap();
     let pid_file = dir.join("own.pid");
     let remote = RemoteTools::connect(
-        with_pid_file(&pid_file, &exe, &["gated", "stdio", "waiting"])
+        with_pid_file(&pid_file, &exe, &["mask", "stdio", "waiting"])
             .with_label("own-stdio")
             .with_stderr(Stderr::Discard),
     )

@@ -151,7 +151,7 @@ async fn connect_with(
     user: User,
     lifecycle: ClientLifecycleMode,
 ) -> Client {
-    let server = McpServer::new(toolkit(policy), Mode::Gated);
+    let server = McpServer::new(toolkit(policy), Mode::Mask);
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let handler = server.handler_with(Session::new());
     tokio::spawn(async move {
@@ -393,7 +393,7 @@ async fn outside_mcp_the_approver_refuses_with_a_clear_reason() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_answers_the_approval_form() {
     if !python::run_script(
-        McpServer::new(toolkit(asking()), Mode::Gated),
+        McpServer::new(toolkit(asking()), Mode::Mask),
         "elicitation.py",
     )
     .await

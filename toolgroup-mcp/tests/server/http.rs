@@ -102,8 +102,8 @@ fn result(body: &str) -> Value {
 async fn a_skill_load_that_activates_a_group_is_kept_for_its_key_on_every_replica() {
     let store = Arc::new(MemoryStore::new());
     let activating = || skills_support::toolkit().with_skill_activation(true);
-    let a = keyed_server(activating(), store.clone(), Mode::Gated);
-    let b = keyed_server(activating(), store.clone(), Mode::Gated);
+    let a = keyed_server(activating(), store.clone(), Mode::Mask);
+    let b = keyed_server(activating(), store.clone(), Mode::Mask);
     let url_a = spawn(&a, stateless()).await;
     let url_b = spawn(&b, stateless()).await;
     let http = reqwest::Client::new();
@@ -148,7 +148,7 @@ async fn a_skill_load_that_activates_a_group_is_kept_for_its_key_on_every_replic
 
 #[tokio::test]
 async fn protocol_sessions_keep_their_own_groups() {
-    let server = McpServer::new(support::toolkit(), Mode::Gated);
+    let server = McpServer::new(support::toolkit(), Mode::Mask);
     let url = spawn(&server, StreamableHttpServerConfig::default()).await;
     let a = client(&url, &[]).await;
     let b = client(&url, &[]).await;
@@ -235,7 +235,7 @@ async fn selected_groups_come_from_the_url() {
 
 #[tokio::test]
 async fn a_groups_parameter_is_refused_outside_selected_mode() {
-    let server = McpServer::new(support::toolkit(), Mode::Gated);
+    let server = McpServer::new(support::toolkit(), Mode::Mask);
     let url = spawn(&server, stateless()).await;
     let (status, body) = post(
         &reqwest::Client::new(),
@@ -251,8 +251,8 @@ async fn a_groups_parameter_is_refused_outside_selected_mode() {
 #[tokio::test]
 async fn stateless_replicas_share_the_store() {
     let store = Arc::new(MemoryStore::new());
-    let a = keyed(store.clone(), Mode::Gated);
-    let b = keyed(store.clone(), Mode::Gated);
+    let a = keyed(store.clone(), Mode::Mask);
+    let b = keyed(store.clone(), Mode::Mask);
     let url_a = spawn(&a, stateless()).await;
     let url_b = spawn(&b, stateless()).await;
     let http = reqwest::Client::new();
@@ -335,7 +335,7 @@ async fn stateless_replicas_share_the_store() {
 #[tokio::test]
 async fn bad_http_input_is_refused_and_changes_nothing() {
     let store = Arc::new(MemoryStore::new());
-    let server = keyed(store.clone(), Mode::Gated);
+    let server = keyed(store.clone(), Mode::Mask);
     let url = spawn(&server, stateless().with_max_request_body_bytes(4096)).await;
     let http = reqwest::Client::new();
 
@@ -432,7 +432,7 @@ async fn an_http_client_that_disconnects_cancels_the_tool() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_clients_switch_their_own_groups() {
     let store = Arc::new(MemoryStore::new());
-    let server = keyed(store.clone(), Mode::Gated);
+    let server = keyed(store.clone(), Mode::Mask);
     let url = spawn(&server, stateless()).await;
     let mut tasks = Vec::new();
     for i in 0..200u64 {

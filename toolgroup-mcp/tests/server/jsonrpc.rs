@@ -17,7 +17,7 @@ use support::{Agent, serve_loopback, stateless};
 use toolgroup_mcp::{McpServer, Mode};
 
 async fn spawn(config: StreamableHttpServerConfig) -> String {
-    let server: McpServer<Agent> = McpServer::new(support::toolkit(), Mode::Gated);
+    let server: McpServer<Agent> = McpServer::new(support::toolkit(), Mode::Mask);
     serve_loopback(server.http_service(config)).await
 }
 
@@ -255,7 +255,7 @@ impl StdioServer {
     fn spawn() -> Self {
         let exe = interop_server();
         let mut child = std::process::Command::new(&exe)
-            .args(["gated", "stdio"])
+            .args(["mask", "stdio"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -62,7 +62,7 @@ async fn a_tools_log_reaches_the_call_observer_in_order() {
     let kit = toolkit();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let sink = seen.clone();
-    let cx = CallContext::new().with_id("c1").on_log(move |event| {
+    let cx = CallContext::new().with_call_id("c1").on_log(move |event| {
         sink.lock().unwrap().push((
             event.tool,
             event.group,
@@ -222,7 +222,7 @@ impl ClientHandler for Listening {
 type Client = RunningService<RoleClient, Listening>;
 
 async fn connect(lifecycle: ClientLifecycleMode) -> (Client, Listening) {
-    let server = McpServer::new(toolkit(), Mode::Gated);
+    let server = McpServer::new(toolkit(), Mode::Mask);
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let handler = server.handler_with(Session::new());
     tokio::spawn(async move {
@@ -351,5 +351,5 @@ async fn a_2026_request_gets_messages_only_when_its_meta_asks() {
 /// on, for `logging/setLevel`), with the venv `.ci/run` creates; skipped without `MCP_VENV`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_receives_tool_logs_at_the_level_it_set() {
-    python::run_script(McpServer::new(toolkit(), Mode::Gated), "tool_logs.py").await;
+    python::run_script(McpServer::new(toolkit(), Mode::Mask), "tool_logs.py").await;
 }

@@ -32,7 +32,7 @@ fn server(mode: Mode) -> McpServer<Agent> {
 #[tokio::test]
 async fn selected_mode_lists_the_chosen_groups_without_reset_tools() {
     let server = server(Mode::Selected).with_instructions("A test server.");
-    let groups = server.parse_groups("web_search, scraping").unwrap();
+    let groups = "web_search, scraping".parse::<Session<_>>().unwrap();
     let (client, _) = connect(&server, groups).await;
     assert_eq!(
         names(&client).await,
@@ -87,9 +87,8 @@ async fn selected_mode_lists_the_chosen_groups_without_reset_tools() {
 
 #[test]
 fn unknown_group_names_are_all_reported() {
-    let server = server(Mode::Selected);
-    let e = server
-        .parse_groups("web_serch,scraping,scrapin")
+    let e = "web_serch,scraping,scrapin"
+        .parse::<Session<Agent>>()
         .unwrap_err();
     assert_eq!(e.unknown.len(), 2);
     let text = e.to_string();
@@ -101,16 +100,49 @@ fn unknown_group_names_are_all_reported() {
         text.contains("unknown group `scrapin` (did you mean `scraping`?)"),
         "{text}"
     );
-    let body = e.to_json();
-    assert_eq!(body["error"], "unknown_groups");
-    assert_eq!(body["unknown"][0]["did_you_mean"], "web_search");
-    assert_eq!(body["groups"], json!(["web_search", "scraping", "waiting"]));
-    assert!(server.parse_groups(" ").unwrap().active().next().is_none());
+    assert_eq!(e.suggestion("web_serch"), Some("web_search"));
+    assert_eq!(e.known, ["web_search", "scraping", "waiting"]);
+    assert!(
+        " ".parse::<Session<Agent>>()
+            .unwrap()
+            .active()
+            .next()
+            .is_none()
+    );
+}
+
+#[test]
+fn modes_are_named_by_the_delivery_words() {
+    for mode in Mode::ALL {
+        assert_eq!(mode.name().parse::<Mode>(), Ok(mode));
+    }
+    assert_eq!(Mode::Mask.to_string(), "mask");
+    let e = "lsit".parse::<Mode>().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unknown mode `lsit` (did you mean `list`?); the modes are `selected`, `mask`, `list`"
+    );
+    // The names of earlier versions are refused, not silently mapped.
+    assert!("gated".parse::<Mode>().is_err());
 }
 
 #[tokio::test]
-async fn gated_mode_lists_every_tool_and_refuses_inactive_calls() {
-    let server = server(Mode::Gated);
+async fn a_server_configured_after_cloning_is_a_copy_of_its_own() {
+    let server = server(Mode::Selected).with_instructions("first");
+    // Handlers and clones share the configuration; configuring a clone copies it on write
+    // instead of panicking, and leaves the original as it was.
+    let _handler = server.handler();
+    let second = server.clone().with_instructions("second");
+    for (server, expected) in [(&server, "first"), (&second, "second")] {
+        let (client, _) = connect(server, Session::new()).await;
+        let info = client.peer_info().expect("server info");
+        assert_eq!(info.instructions.as_deref(), Some(expected));
+    }
+}
+
+#[tokio::test]
+async fn mask_mode_lists_every_tool_and_refuses_inactive_calls() {
+    let server = server(Mode::Mask);
     let (client, counting) = connect(&server, Session::new()).await;
     let tools = client.list_all_tools().await.unwrap();
     let listed: Vec<_> = tools.iter().map(|t| t.name.as_ref()).collect();
@@ -204,7 +236,7 @@ async fn gated_mode_lists_every_tool_and_refuses_inactive_calls() {
 /// base64 PNG of the bars asked for.
 #[tokio::test]
 async fn the_example_chart_tool_answers_with_an_image_block() {
-    let server = McpServer::new(charts::toolkit(), Mode::Gated);
+    let server = McpServer::new(charts::toolkit(), Mode::Mask);
     let (client, _) = connect(&server, Session::new()).await;
     let r = call(&client, "bar_chart", json!({"values": [1]}))
         .await
@@ -246,7 +278,7 @@ async fn the_example_chart_tool_answers_with_an_image_block() {
 
 #[tokio::test]
 async fn invalid_cursor_and_unknown_method_are_protocol_errors() {
-    let server = server(Mode::Gated);
+    let server = server(Mode::Mask);
     let (client, _) = connect(&server, Session::new()).await;
     let e = client
         .list_tools(Some(
@@ -276,8 +308,8 @@ async fn invalid_cursor_and_unknown_method_are_protocol_errors() {
 }
 
 #[tokio::test]
-async fn dynamic_mode_follows_the_session_and_notifies() {
-    let server = server(Mode::Dynamic);
+async fn list_mode_follows_the_session_and_notifies() {
+    let server = server(Mode::List);
     let (client, counting) = connect(&server, Session::new()).await;
     assert_eq!(
         names(&client).await,
@@ -332,8 +364,8 @@ async fn dynamic_mode_follows_the_session_and_notifies() {
 }
 
 #[tokio::test]
-async fn dynamic_mode_serves_2026_clients_gated() {
-    let server = server(Mode::Dynamic);
+async fn list_mode_serves_2026_clients_as_mask() {
+    let server = server(Mode::List);
     let (client, _) = connect_with(
         &server,
         Session::new(),
@@ -343,7 +375,7 @@ async fn dynamic_mode_serves_2026_clients_gated() {
     )
     .await;
     let listed = client.list_all_tools_with_cache_hint().await.unwrap();
-    assert_eq!(listed.items.len(), 8, "every tool: the gated list");
+    assert_eq!(listed.items.len(), 8, "every tool: the mask list");
     let r = call(&client, "web_search", json!({"query": "x"}))
         .await
         .unwrap();
@@ -353,7 +385,7 @@ async fn dynamic_mode_serves_2026_clients_gated() {
 
 #[tokio::test]
 async fn a_cancelled_call_stops_the_tool() {
-    let server = server(Mode::Gated);
+    let server = server(Mode::Mask);
     let mut groups = Session::new();
     groups.activate(support::AgentGroup::Waiting);
     let (client, _) = connect(&server, groups).await;
@@ -399,7 +431,7 @@ async fn a_cancelled_call_stops_the_tool() {
 #[tokio::test]
 async fn malformed_and_oversized_lines() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let server = server(Mode::Gated);
+    let server = server(Mode::Mask);
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let handler = server.handler();
     let serving = tokio::spawn(async move {
@@ -485,7 +517,7 @@ async fn malformed_and_oversized_lines() {
 
 #[tokio::test]
 async fn progress_reports_become_notifications() {
-    let server = server(Mode::Gated);
+    let server = server(Mode::Mask);
     let mut groups = Session::new();
     groups.activate(support::AgentGroup::Waiting);
     let (client, counting) = connect(&server, groups).await;

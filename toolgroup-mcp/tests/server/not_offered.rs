@@ -2,7 +2,7 @@
 //! as an unknown method does. A toolkit without skills declares neither `resources` nor the
 //! skills extension, so `resources/*`, `skills/list` and `skills/get` are not found; a
 //! toolkit with skills declares both and answers them. Over Streamable HTTP (raw requests on
-//! loopback) and over the stdio byte stream (rmcp's client), in gated and selected mode.
+//! loopback) and over the stdio byte stream (rmcp's client), in mask and selected mode.
 
 use crate::skills_support;
 use crate::support;
@@ -62,7 +62,7 @@ async fn rpc(url: &str, id: u64, method: &str, params: &Value) -> (u16, Value) {
 
 #[tokio::test]
 async fn without_skills_the_resources_and_skills_methods_are_not_found_over_http() {
-    for mode in [Mode::Gated, Mode::Selected] {
+    for mode in [Mode::Mask, Mode::Selected] {
         let url = spawn(support::toolkit(), mode).await;
         // The reference: a method this server has under no toolkit.
         let (_, unknown) = rpc(&url, 1, "tools/explode", &json!({})).await;
@@ -87,7 +87,7 @@ async fn without_skills_the_resources_and_skills_methods_are_not_found_over_http
 
 #[tokio::test]
 async fn with_skills_the_resources_and_skills_methods_are_answered_over_http() {
-    for mode in [Mode::Gated, Mode::Selected] {
+    for mode in [Mode::Mask, Mode::Selected] {
         let url = spawn(skills_support::toolkit(), mode).await;
         for (id, (method, params)) in (1..).zip(methods()) {
             let (status, answer) = rpc(&url, id, method, &params).await;
@@ -136,7 +136,7 @@ async fn with_skills_the_resources_and_skills_methods_are_answered_over_http() {
 #[tokio::test]
 async fn without_skills_the_methods_are_not_found_over_stdio_too() {
     let uri = "skill://release-checklist/SKILL.md";
-    let plain = McpServer::new(support::toolkit(), Mode::Gated);
+    let plain = McpServer::new(support::toolkit(), Mode::Mask);
     let (client, _) = connect(&plain, Session::new()).await;
     let refusals = [
         (
@@ -169,7 +169,7 @@ async fn without_skills_the_methods_are_not_found_over_stdio_too() {
         assert_eq!(message, method);
     }
 
-    let with_skills = McpServer::new(skills_support::toolkit(), Mode::Gated);
+    let with_skills = McpServer::new(skills_support::toolkit(), Mode::Mask);
     let (client, _) = connect(&with_skills, Session::new()).await;
     let page = Some(PaginatedRequestParams::default());
     assert!(

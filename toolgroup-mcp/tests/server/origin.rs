@@ -9,7 +9,7 @@ use support::{Agent, serve_loopback, stateless};
 use toolgroup_mcp::{McpHttpService, McpServer, Mode};
 
 fn service(config: StreamableHttpServerConfig) -> McpHttpService<Agent> {
-    McpServer::new(support::toolkit(), Mode::Gated).http_service(config)
+    McpServer::new(support::toolkit(), Mode::Mask).http_service(config)
 }
 
 /// A `tools/call` of `note_write` with this `Origin` (none for `None`): status and body.

@@ -63,12 +63,12 @@ async fn read(client: &Client, uri: &str) -> (Vec<u8>, Option<String>, bool) {
 
 #[tokio::test]
 async fn the_extension_and_resources_are_declared_only_with_skills() {
-    let (client, _) = connect(&server(Mode::Gated), Session::new()).await;
+    let (client, _) = connect(&server(Mode::Mask), Session::new()).await;
     let caps = &client.peer_info().unwrap().capabilities;
     assert!(caps.supports_skills(), "{caps:?}");
     assert!(caps.resources.is_some(), "{caps:?}");
 
-    let plain = McpServer::new(support::toolkit(), Mode::Gated);
+    let plain = McpServer::new(support::toolkit(), Mode::Mask);
     let (client, _) = connect(&plain, Session::new()).await;
     let caps = &client.peer_info().unwrap().capabilities;
     assert!(
@@ -80,11 +80,11 @@ async fn the_extension_and_resources_are_declared_only_with_skills() {
 #[tokio::test]
 async fn every_connection_lists_every_skill_with_the_embedded_files() {
     let toolkit = skills_support::toolkit();
-    let gated = server(Mode::Gated);
-    let (none, _) = connect(&gated, Session::new()).await;
-    let (docs, _) = connect(&gated, gated.parse_groups("docs").unwrap()).await;
+    let mask = server(Mode::Mask);
+    let (none, _) = connect(&mask, Session::new()).await;
+    let (docs, _) = connect(&mask, "docs".parse::<Session<_>>().unwrap()).await;
     let selected = server(Mode::Selected);
-    let (chosen, _) = connect(&selected, selected.parse_groups("").unwrap()).await;
+    let (chosen, _) = connect(&selected, "".parse::<Session<_>>().unwrap()).await;
     let listed = skill_list(&none).await;
     assert_eq!(listed, skill_list(&docs).await);
     assert_eq!(listed, skill_list(&chosen).await);
@@ -154,7 +154,7 @@ async fn every_connection_lists_every_skill_with_the_embedded_files() {
 
 #[tokio::test]
 async fn bad_names_and_uris_are_invalid_params_and_change_nothing() {
-    let server = server(Mode::Gated);
+    let server = server(Mode::Mask);
     let (client, _) = connect(&server, Session::new()).await;
     let skills_before = skill_list(&client).await;
     let tools_before = names(&client).await;
@@ -248,7 +248,7 @@ async fn bad_names_and_uris_are_invalid_params_and_change_nothing() {
 #[tokio::test]
 async fn a_2026_client_gets_public_cache_hints() {
     let (client, _) = connect_with(
-        &server(Mode::Gated),
+        &server(Mode::Mask),
         Session::new(),
         ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
@@ -269,10 +269,10 @@ async fn a_2026_client_gets_public_cache_hints() {
 
 #[tokio::test]
 async fn the_skill_tools_are_listed_and_run_in_every_mode() {
-    // Gated: every tool, the skill tools naming every skill; a skill of an inactive group is
+    // Mask: every tool, the skill tools naming every skill; a skill of an inactive group is
     // refused, naming the group.
-    let gated = server(Mode::Gated);
-    let (client, _) = connect(&gated, Session::new()).await;
+    let mask = server(Mode::Mask);
+    let (client, _) = connect(&mask, Session::new()).await;
     let listed = names(&client).await;
     assert_eq!(
         listed,
@@ -312,7 +312,7 @@ async fn the_skill_tools_are_listed_and_run_in_every_mode() {
     assert!(text(&r).contains("ISO 8601"), "{}", text(&r));
 
     // Dynamic: `read_skill_file` only once a visible skill has files.
-    let dynamic = server(Mode::Dynamic);
+    let dynamic = server(Mode::List);
     let (client, _) = connect(&dynamic, Session::new()).await;
     assert_eq!(names(&client).await, ["reset_tools", "Skill", "note_write"]);
     let r = call(&client, "reset_tools", json!({"docs": true}))
@@ -336,7 +336,7 @@ async fn the_skill_tools_are_listed_and_run_in_every_mode() {
 
     // Selected: the skill tools of the chosen groups, with enums of their skills only.
     let selected = server(Mode::Selected);
-    let (client, _) = connect(&selected, selected.parse_groups("").unwrap()).await;
+    let (client, _) = connect(&selected, "".parse::<Session<_>>().unwrap()).await;
     let tools = client.list_all_tools().await.unwrap();
     let listed: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(listed, ["Skill", "note_write"]);
@@ -348,7 +348,7 @@ async fn the_skill_tools_are_listed_and_run_in_every_mode() {
         .await
         .unwrap();
     assert_ne!(r.is_error, Some(true), "{}", text(&r));
-    let (client, _) = connect(&selected, selected.parse_groups("docs").unwrap()).await;
+    let (client, _) = connect(&selected, "docs".parse::<Session<_>>().unwrap()).await;
     assert_eq!(
         names(&client).await,
         ["Skill", "read_skill_file", "note_write", "form_fill"]
@@ -365,7 +365,7 @@ async fn a_skill_load_that_activates_a_group_is_kept_or_refused_never_lost() {
     // A connection's own session: the activated group is kept for the next call.
     let server = McpServer::new(
         skills_support::toolkit().with_skill_activation(true),
-        Mode::Gated,
+        Mode::Mask,
     );
     let (client, _) = connect(&server, Session::new()).await;
     let r = call(&client, "form_fill", json!({"field": "a", "value": "b"}))
