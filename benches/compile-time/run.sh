@@ -4,6 +4,9 @@
 #
 #   bash benches/compile-time/run.sh            # RUNS=3 by default
 #   RUNS=5 KEEP=1 bash benches/compile-time/run.sh
+#   NTOOLS=2000 NGROUPS=200 RUNS=1 bash benches/compile-time/run.sh
+#
+# NTOOLS tools (default 200) in NGROUPS groups (default 20); NGROUPS must divide NTOOLS.
 #
 # It generates two library crates under a temporary directory (never inside the repository),
 # each with its own target directory, and times with cargo, for each crate:
@@ -17,9 +20,15 @@
 set -euo pipefail
 
 RUNS=${RUNS:-3}
-NTOOLS=200
-NGROUPS=20
+NTOOLS=${NTOOLS:-200}
+NGROUPS=${NGROUPS:-20}
+if ! [[ "$NTOOLS" =~ ^[1-9][0-9]*$ && "$NGROUPS" =~ ^[1-9][0-9]*$ ]] || ((NTOOLS % NGROUPS || NTOOLS > 10000)); then
+    echo "NTOOLS and NGROUPS must be positive integers, NGROUPS dividing NTOOLS, NTOOLS at most 10000" >&2
+    exit 2
+fi
 PER_GROUP=$((NTOOLS / NGROUPS))
+# The tool whose body the incremental rebuild edits: t0105 at the default size.
+EDITED=$(printf 't%04d' $((NTOOLS / 2 + 5 < NTOOLS ? NTOOLS / 2 + 5 : NTOOLS - 1)))
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/toolgroup-compile-time.XXXXXX")"
@@ -197,8 +206,8 @@ for side in ours rmcp; do
         read -r w c < <(cd "$dir" && timed cargo build --offline)
         [[ -n "${c:-}" ]] || { echo "build failed" >&2; exit 1; }
         wall[crate]+=" $w" cpu[crate]+=" $c"
-        # Edit one tool's body (t0105, in group g10), differently each run.
-        sed -i "s/t0105: {query} ({}) v[0-9]*/t0105: {query} ({}) v$r/" "$dir/src/lib.rs"
+        # Edit one tool's body ($EDITED; t0105, in group g10, by default), differently each run.
+        sed -i "s/$EDITED: {query} ({}) v[0-9]*/$EDITED: {query} ({}) v$r/" "$dir/src/lib.rs"
         read -r w c < <(cd "$dir" && timed cargo build --offline)
         [[ -n "${c:-}" ]] || { echo "build failed" >&2; exit 1; }
         wall[edit]+=" $w" cpu[edit]+=" $c"

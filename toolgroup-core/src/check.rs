@@ -69,16 +69,116 @@ const RESERVED_TOOL: &str = "`reset_tools` is the name of the generated meta too
 /// Why no group may be named [`BASIC`] (the same words as the macros').
 const RESERVED_GROUP: &str = "a group may not be named `basic`: that name is reserved for the always-active tools; mark the group's toolkit field `#[basic]` instead";
 
-/// Checks the last group of `groups` against the ones before it: `fields[i]` is the toolkit
-/// field holding `groups[i]`. The toolkit macro emits one such check per field, spanned on
-/// that field, so an error points at the field that introduces the clash.
+/// "No earlier name": an entry of [`toolkit_index`] for the first name of its kind.
+const NONE: usize = usize::MAX;
+
+/// The length of a toolkit's [`toolkit_index`]: twice its entries, so the index's hash table
+/// (of the same length) is at most half full.
+pub const fn toolkit_index_len(groups: &[GroupInfo]) -> usize {
+    let mut n = groups.len() + 1;
+    let mut g = 0;
+    while g < groups.len() {
+        n += entries(&groups[g]);
+        g += 1;
+    }
+    2 * n
+}
+
+/// How many names a group brings to the index: its own, its skills' and its tools'.
+const fn entries(group: &GroupInfo) -> usize {
+    1 + group.skills.len() + group.tools.len()
+}
+
+/// The `k`-th name of a group (its own, then its skills', then its tools'), with its kind
+/// (0, 1 or 2): names of different kinds never clash.
+const fn entry(group: &GroupInfo, k: usize) -> (u8, &'static str) {
+    if k == 0 {
+        (0, group.name)
+    } else if k <= group.skills.len() {
+        (1, group.skills[k - 1].name)
+    } else {
+        (2, group.tools[k - 1 - group.skills.len()].name)
+    }
+}
+
+/// FNV-1a of a name and its kind.
+const fn hash(kind: u8, name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ kind as u64;
+    h = h.wrapping_mul(0x0100_0000_01b3);
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+/// Where each name of a toolkit was first used, computed once for all of its field checks:
+/// one pass over the names with a hash table, so a toolkit's checks cost time linear in its
+/// names rather than comparing every tool name with every earlier one.
+///
+/// `index[g]` (for `g` up to `groups.len()`) is where group `g`'s entries start; its entries
+/// are its own name, its skills' and its tools', each the group of the first earlier name of
+/// the same kind (the group itself for an earlier tool or skill of its own), or [`NONE`].
+/// `LEN` is [`toolkit_index_len`].
+pub const fn toolkit_index<const LEN: usize>(groups: &[GroupInfo]) -> [usize; LEN] {
+    assert!(
+        LEN >= toolkit_index_len(groups),
+        "toolkit_index: LEN is toolkit_index_len(groups)"
+    );
+    let mut index = [NONE; LEN];
+    // Open addressing: a slot holds a name's group (plus one; zero is empty) and its entry.
+    let mut slot_group = [0usize; LEN];
+    let mut slot_entry = [0usize; LEN];
+    let mut start = groups.len() + 1;
+    let mut g = 0;
+    while g < groups.len() {
+        index[g] = start;
+        let mut k = 0;
+        while k < entries(&groups[g]) {
+            let (kind, name) = entry(&groups[g], k);
+            let mut slot = (hash(kind, name) % LEN as u64) as usize;
+            while slot_group[slot] != 0 {
+                let h = slot_group[slot] - 1;
+                let (other_kind, other) = entry(&groups[h], slot_entry[slot]);
+                if other_kind == kind && str_eq(other, name) {
+                    index[start + k] = h;
+                    break;
+                }
+                slot = (slot + 1) % LEN;
+            }
+            if slot_group[slot] == 0 {
+                slot_group[slot] = g + 1;
+                slot_entry[slot] = k;
+            }
+            k += 1;
+        }
+        start += entries(&groups[g]);
+        g += 1;
+    }
+    index[groups.len()] = start;
+    index
+}
+
+/// Checks `group`, the group of field `g` of a toolkit, against the ones before it:
+/// `fields[i]` is the toolkit field holding `groups[i]` (so `group` is `groups[g]`, named
+/// again by the field's type so that a type that is no group is reported at the field), and
+/// `index` is the toolkit's [`toolkit_index`]. The toolkit macro emits one such check per
+/// field, spanned on that field, so an error points at the field that introduces the clash.
 ///
 /// Fails (at compile time, when used in a `const`) if a switchable group's field is not named
 /// after the group, if a group is named `basic`, if the group's name was used before, or if
 /// one of its tools is named `reset_tools` or like a tool seen before.
-pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
-    let g = groups.len() - 1;
-    let group = &groups[g];
+pub const fn check_toolkit(
+    fields: &[&str],
+    groups: &[GroupInfo],
+    index: &[usize],
+    g: usize,
+    group: GroupInfo,
+) {
+    let group = &group;
     if !group.basic && !str_eq(fields[g], group.name) {
         Msg::new()
             .push("toolkit field `")
@@ -93,22 +193,21 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
     if str_eq(group.name, BASIC) {
         Msg::new().push(RESERVED_GROUP).fail();
     }
-    let mut h = 0;
-    while h < g {
-        if str_eq(groups[h].name, group.name) {
-            Msg::new()
-                .push("two groups are named `")
-                .push(group.name)
-                .push("` (fields `")
-                .push(fields[h])
-                .push("` and `")
-                .push(fields[g])
-                .push("`): group names must be unique")
-                .fail();
-        }
-        h += 1;
+    let start = index[g];
+    let h = index[start];
+    if h != NONE {
+        Msg::new()
+            .push("two groups are named `")
+            .push(group.name)
+            .push("` (fields `")
+            .push(fields[h])
+            .push("` and `")
+            .push(fields[g])
+            .push("`): group names must be unique")
+            .fail();
     }
-    check_skills(fields, groups);
+    check_skills(fields, groups, index, g);
+    let tools = start + 1 + group.skills.len();
     let mut t = 0;
     while t < group.tools.len() {
         let name = group.tools[t].name;
@@ -129,61 +228,44 @@ pub const fn check_toolkit(fields: &[&str], groups: &[GroupInfo]) {
                 .push("` is the name of a builtin tool that loads skills; choose another name with `#[tool(name = \"...\")]`")
                 .fail();
         }
-        // Every earlier tool, in earlier groups and earlier in this group.
-        let mut h = 0;
-        while h <= g {
-            let other = &groups[h];
-            let end = if h == g { t } else { other.tools.len() };
-            let mut u = 0;
-            while u < end {
-                if str_eq(other.tools[u].name, name) {
-                    Msg::new()
-                        .push("the tool name `")
-                        .push(name)
-                        .push("` is used twice (in group `")
-                        .push(other.name)
-                        .push("` and in group `")
-                        .push(group.name)
-                        .push("`): tool names must be unique across the toolkit; rename one with `#[tool(name = \"...\")]`")
-                        .fail();
-                }
-                u += 1;
-            }
-            h += 1;
+        // The first tool of this name, in an earlier group or earlier in this one.
+        let h = index[tools + t];
+        if h != NONE {
+            Msg::new()
+                .push("the tool name `")
+                .push(name)
+                .push("` is used twice (in group `")
+                .push(groups[h].name)
+                .push("` and in group `")
+                .push(group.name)
+                .push("`): tool names must be unique across the toolkit; rename one with `#[tool(name = \"...\")]`")
+                .fail();
         }
         t += 1;
     }
 }
 
-/// The skills of the last group of `groups`: no name another skill of the toolkit has.
-const fn check_skills(fields: &[&str], groups: &[GroupInfo]) {
-    let g = groups.len() - 1;
+/// The skills of group `g`: no name another skill of the toolkit has.
+const fn check_skills(fields: &[&str], groups: &[GroupInfo], index: &[usize], g: usize) {
     let group = &groups[g];
+    let skills = index[g] + 1;
     let mut s = 0;
     while s < group.skills.len() {
         let name = group.skills[s].name;
-        let mut h = 0;
-        while h <= g {
-            let other = &groups[h];
-            let end = if h == g { s } else { other.skills.len() };
-            let mut u = 0;
-            while u < end {
-                if str_eq(other.skills[u].name, name) {
-                    Msg::new()
-                        .push("the skill name `")
-                        .push(name)
-                        .push("` is used twice (in group `")
-                        .push(other.name)
-                        .push("`, field `")
-                        .push(fields[h])
-                        .push("`, and in group `")
-                        .push(group.name)
-                        .push("`): skill names must be unique across the toolkit, as the `Skill` tool names them")
-                        .fail();
-                }
-                u += 1;
-            }
-            h += 1;
+        // The first skill of this name, in an earlier group or earlier in this one.
+        let h = index[skills + s];
+        if h != NONE {
+            Msg::new()
+                .push("the skill name `")
+                .push(name)
+                .push("` is used twice (in group `")
+                .push(groups[h].name)
+                .push("`, field `")
+                .push(fields[h])
+                .push("`, and in group `")
+                .push(group.name)
+                .push("`): skill names must be unique across the toolkit, as the `Skill` tool names them")
+                .fail();
         }
         s += 1;
     }

@@ -60,7 +60,9 @@ pub use toolkit::{Resolved, ToolCall, ToolKind, Toolkit};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::json_kind;
-    pub use crate::check::{check_allowed_tools, check_group, check_toolkit};
+    pub use crate::check::{
+        check_allowed_tools, check_group, check_toolkit, toolkit_index, toolkit_index_len,
+    };
     pub use crate::echo::echo;
     pub use crate::output::{
         OutputProbe, ViaIntoCallResult, ViaJsonSchema, ViaNoSchema, ViaSerialize,

@@ -185,14 +185,27 @@ pub(crate) fn tool_macro_arms(fn_name: &str, fragment: &str) -> TokenStream {
 }
 
 /// One piece of a group's tool list: a literal fragment, or a free tool's doc macro.
+#[derive(Clone)]
 pub(crate) enum Piece {
     Text(String),
     Tool(Path),
 }
 
+/// How many pieces one chain of callbacks gathers at most. Each free tool in a chain costs
+/// two macro levels (the step, then the tool's macro), so a chain's depth, not the group's
+/// size, is what counts against the recursion limit (128 by default).
+const FAN_IN: usize = 16;
+
 /// The group's doc macro (named like the group type), with arms `()` (the whole fragment)
-/// and `(description)`. Free tools' fragments are gathered by a chain of callbacks, so the
+/// and `(description)`. Free tools' fragments are gathered by chains of callbacks, so the
 /// macro holds only literals and works wherever it is called.
+///
+/// A group with more than [`FAN_IN`] pieces is gathered as a tree: each chain of at most
+/// `FAN_IN` pieces defines a local *part* macro that answers `@chain` as a tool's macro
+/// does, with its pieces already joined by one `concat!`; the next level chains the parts.
+/// Every chain is invoked at the group's own level (a part is found by its textual scope),
+/// so the macro depth stays that of one chain and each piece's text is passed along a
+/// bounded number of times, whatever the group's size.
 pub(crate) fn define_group_macro(
     vis: &Visibility,
     group: &Ident,
@@ -222,20 +235,56 @@ pub(crate) fn define_group_macro(
     }
     let step = hidden_ident("group_step", group, site);
     let last = define(quote!($($acc)*));
-    let items = tools.iter().map(|p| match p {
-        Piece::Text(t) => quote!(= #t,),
-        Piece::Tool(path) => quote!(#path,),
-    });
+    let mut chains = TokenStream::new();
+    let mut level: Vec<Piece> = tools.to_vec();
+    let mut depth = 0;
+    while level.len() > FAN_IN {
+        let mut next = Vec::new();
+        for (i, chunk) in level.chunks(FAN_IN).enumerate() {
+            let part = Ident::new(&format!("{hidden}_part{depth}_{i}"), Span::call_site());
+            let items = chain_items(chunk);
+            chains.extend(quote! {
+                #step! { {} [$ #part] #(#items)* }
+            });
+            next.push(Piece::Tool(part.into()));
+        }
+        level = next;
+        depth += 1;
+    }
+    let items = chain_items(&level);
     quote! {
         #[doc(hidden)]
         #[allow(unused_macros)]
         macro_rules! #step {
-            ({ $($acc:tt)* }) => { #last };
-            ({ $($acc:tt)* } = $text:literal, $($rest:tt)*) => { #step! { { $($acc)* $text, } $($rest)* } };
-            ({ $($acc:tt)* } $next:path, $($rest:tt)*) => { $next! { @chain #step { $($acc)* } $($rest)* } };
+            ({ $($acc:tt)* } []) => { #last };
+            ({ $($acc:tt)* } [$d:tt $part:ident]) => {
+                macro_rules! $part {
+                    (@chain $d cb:ident { $d ($d acc:tt)* } $d ($d rest:tt)*) => {
+                        $d cb! { { $d ($d acc)* ::core::concat!($($acc)*), } $d ($d rest)* }
+                    };
+                }
+            };
+            ({ $($acc:tt)* } $target:tt = $text:literal, $($rest:tt)*) => {
+                #step! { { $($acc)* $text, } $target $($rest)* }
+            };
+            ({ $($acc:tt)* } $target:tt $next:path, $($rest:tt)*) => {
+                $next! { @chain #step { $($acc)* } $target $($rest)* }
+            };
         }
-        #step! { {} #(#items)* }
+        #chains
+        #step! { {} [] #(#items)* }
     }
+}
+
+/// A chain's input: `= "text",` for a literal fragment, `path,` for a doc macro.
+fn chain_items(pieces: &[Piece]) -> Vec<TokenStream> {
+    pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Text(t) => quote!(= #t,),
+            Piece::Tool(path) => quote!(#path,),
+        })
+        .collect()
 }
 
 /// `concat!` arguments for `pieces` (literals, and doc macro calls for free tools).

@@ -26,40 +26,56 @@ pub(crate) fn toolkit(mut toolkit: Toolkit) -> TokenStream {
 
         #registry
 
-        #(#checks)*
+        #checks
     }
 }
 
-/// One check per field, over the fields up to it, with every token on the field so that
-/// a compile-time failure points at the field that introduces the clash.
-fn field_checks(toolkit: &Toolkit) -> Vec<TokenStream> {
+/// One check per field, with every token on the field so that a compile-time failure points
+/// at the field that introduces the clash. The fields' names and the index of every name of
+/// the toolkit (where each was first used) are constants computed once, which the checks
+/// share: each check reads its own group's entries, so the checks together cost time and
+/// tokens linear in the toolkit's size.
+fn field_checks(toolkit: &Toolkit) -> TokenStream {
     let krate = attr::krate(&toolkit.args.krate);
     let p = quote!(#krate::__private);
+    let ident = &toolkit.item.ident;
     let fields = &toolkit.fields;
-    let all_types: Vec<&Type> = fields.iter().map(|f| &f.ty).collect();
-    let all_field_names: Vec<String> = fields.iter().map(|f| unraw(&f.ident)).collect();
-    let all_basic: Vec<bool> = fields.iter().map(|f| f.basic).collect();
-    (0..fields.len())
-        .map(|g| {
-            let span = fields[g].ident.span();
-            let names = &all_field_names[..=g];
-            let types = &all_types[..=g];
-            let basics = &all_basic[..=g];
+    let field_names: Vec<String> = fields.iter().map(|f| unraw(&f.ident)).collect();
+    let groups = quote!(<#ident as #krate::Registry>::GROUPS);
+    let shared = quote! {
+        impl #ident {
+            /// The toolkit's field names, in order (for the field checks).
+            #[doc(hidden)]
+            const __TOOLGROUP_FIELDS: &'static [&'static str] = &[#(#field_names),*];
+            #[doc(hidden)]
+            const __TOOLGROUP_INDEX_LEN: usize = #p::toolkit_index_len(#groups);
+            /// Where each name of the toolkit was first used (for the field checks).
+            #[doc(hidden)]
+            const __TOOLGROUP_INDEX: [usize; #ident::__TOOLGROUP_INDEX_LEN] =
+                #p::toolkit_index(#groups);
+        }
+    };
+    let checks = fields.iter().enumerate().map(|(g, f)| {
+        let (ty, basic) = (&f.ty, f.basic);
+        // The field's own type is named here too, so that a type that is no group is
+        // reported at the field, as every other problem of the field is.
+        let check = quote! {
+            const _: () = #p::check_toolkit(
+                #ident::__TOOLGROUP_FIELDS,
+                #groups,
+                &#ident::__TOOLGROUP_INDEX,
+                #g,
+                #p::group_info::<#ty>(#basic),
+            );
             // Basic groups may come after the field: its skills' `allowed-tools` see them all.
-            let check = quote! {
-                const _: () = #p::check_toolkit(
-                    &[#(#names),*],
-                    &[#( #krate::__private::group_info::<#types>(#basics) ),*],
-                );
-                const _: () = #p::check_allowed_tools(
-                    &[#(#all_field_names),*],
-                    &[#( #krate::__private::group_info::<#all_types>(#all_basic) ),*],
-                    #g,
-                );
-            };
-            respan(check, span)
-        })
-        .collect()
+            const _: () = #p::check_allowed_tools(#ident::__TOOLGROUP_FIELDS, #groups, #g);
+        };
+        respan(check, f.ident.span())
+    });
+    quote! {
+        #shared
+        #(#checks)*
+    }
 }
 
 /// The generated items that make the struct a toolkit: its doc constant, the group enum, the

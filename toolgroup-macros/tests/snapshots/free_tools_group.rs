@@ -122,7 +122,7 @@ const _: () = ::toolgroup::__private::check_group(
 #[doc(hidden)]
 #[allow(unused_macros)]
 macro_rules! __toolgroup_group_step_Web_0000000000000003 {
-    ({ $($acc:tt)* }) => {
+    ({ $($acc:tt)* } []) => {
         #[doc(hidden)] #[allow(unused_macros)] macro_rules!
         __toolgroup_group_doc_Web_0000000000000003 { () => {
         ::core::concat!("\n\n**Group `web`**\n\nSearching the web.\n\n*Instructions, given to the model when the group becomes active:*\n\nCite the URL of every result you use.\n",
@@ -130,15 +130,21 @@ macro_rules! __toolgroup_group_step_Web_0000000000000003 {
         #[allow(unused_imports, unreachable_pub)] pub (crate) use
         __toolgroup_group_doc_Web_0000000000000003 as Web;
     };
-    ({ $($acc:tt)* } = $text:literal, $($rest:tt)*) => {
-        __toolgroup_group_step_Web_0000000000000003! { { $($acc)* $text, } $($rest)* }
+    ({ $($acc:tt)* } [$d:tt $part:ident]) => {
+        macro_rules! $part { (@ chain $d cb : ident { $d ($d acc : tt) * } $d ($d rest :
+        tt) *) => { $d cb! { { $d ($d acc) * ::core::concat!($($acc)*), } $d ($d rest) *
+        } }; }
     };
-    ({ $($acc:tt)* } $next:path, $($rest:tt)*) => {
-        $next ! { @ chain __toolgroup_group_step_Web_0000000000000003 { $($acc)* }
+    ({ $($acc:tt)* } $target:tt = $text:literal, $($rest:tt)*) => {
+        __toolgroup_group_step_Web_0000000000000003! { { $($acc)* $text, } $target
         $($rest)* }
+    };
+    ({ $($acc:tt)* } $target:tt $next:path, $($rest:tt)*) => {
+        $next ! { @ chain __toolgroup_group_step_Web_0000000000000003 { $($acc)* }
+        $target $($rest)* }
     };
 }
 __toolgroup_group_step_Web_0000000000000003! {
-    {} search, pages::fetch, =
+    {} [] search, pages::fetch, =
     "\n\n**Tool `write`**\n\n(Its description and arguments are in its own documentation.)\n",
 }

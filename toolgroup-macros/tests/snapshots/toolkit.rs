@@ -216,30 +216,41 @@ impl ::toolgroup::Registry for Agent {
         }
     }
 }
+impl Agent {
+    /// The toolkit's field names, in order (for the field checks).
+    #[doc(hidden)]
+    const __TOOLGROUP_FIELDS: &'static [&'static str] = &["notes", "web_search"];
+    #[doc(hidden)]
+    const __TOOLGROUP_INDEX_LEN: usize = ::toolgroup::__private::toolkit_index_len(
+        <Agent as ::toolgroup::Registry>::GROUPS,
+    );
+    /// Where each name of the toolkit was first used (for the field checks).
+    #[doc(hidden)]
+    const __TOOLGROUP_INDEX: [usize; Agent::__TOOLGROUP_INDEX_LEN] = ::toolgroup::__private::toolkit_index(
+        <Agent as ::toolgroup::Registry>::GROUPS,
+    );
+}
 const _: () = ::toolgroup::__private::check_toolkit(
-    &["notes"],
-    &[::toolgroup::__private::group_info::<Notes>(true)],
+    Agent::__TOOLGROUP_FIELDS,
+    <Agent as ::toolgroup::Registry>::GROUPS,
+    &Agent::__TOOLGROUP_INDEX,
+    0usize,
+    ::toolgroup::__private::group_info::<Notes>(true),
 );
 const _: () = ::toolgroup::__private::check_allowed_tools(
-    &["notes", "web_search"],
-    &[
-        ::toolgroup::__private::group_info::<Notes>(true),
-        ::toolgroup::__private::group_info::<WebSearch>(false),
-    ],
+    Agent::__TOOLGROUP_FIELDS,
+    <Agent as ::toolgroup::Registry>::GROUPS,
     0usize,
 );
 const _: () = ::toolgroup::__private::check_toolkit(
-    &["notes", "web_search"],
-    &[
-        ::toolgroup::__private::group_info::<Notes>(true),
-        ::toolgroup::__private::group_info::<WebSearch>(false),
-    ],
+    Agent::__TOOLGROUP_FIELDS,
+    <Agent as ::toolgroup::Registry>::GROUPS,
+    &Agent::__TOOLGROUP_INDEX,
+    1usize,
+    ::toolgroup::__private::group_info::<WebSearch>(false),
 );
 const _: () = ::toolgroup::__private::check_allowed_tools(
-    &["notes", "web_search"],
-    &[
-        ::toolgroup::__private::group_info::<Notes>(true),
-        ::toolgroup::__private::group_info::<WebSearch>(false),
-    ],
+    Agent::__TOOLGROUP_FIELDS,
+    <Agent as ::toolgroup::Registry>::GROUPS,
     1usize,
 );
