@@ -210,7 +210,7 @@ fn follow(
             format!(
                 "is a symlink to {}, outside the skill folder: copy the file into the folder \
                  instead (a skill must be self-contained)",
-                show(&abs.display().to_string())
+                show(&from_root(root, &abs))
             ),
         ));
         return None;
@@ -226,6 +226,34 @@ fn follow(
             None
         }
     }
+}
+
+/// `abs` as seen from the skill folder `root` (both canonical), e.g. `../../outside.txt`, so a
+/// message names the target the same way wherever the checkout and the build folder live;
+/// the absolute path when the two share nothing below the filesystem's root (another drive,
+/// or `/etc/...`), where a chain of `..` would say less.
+fn from_root(root: &Path, abs: &Path) -> String {
+    let root_parts: Vec<Component<'_>> = root.components().collect();
+    let abs_parts: Vec<Component<'_>> = abs.components().collect();
+    let common = root_parts
+        .iter()
+        .zip(&abs_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let shares_a_folder = root_parts[..common]
+        .iter()
+        .any(|c| matches!(c, Component::Normal(_)));
+    if !shares_a_folder {
+        return abs.display().to_string();
+    }
+    let ups = root_parts.len() - common;
+    let mut parts: Vec<String> = vec!["..".to_owned(); ups];
+    parts.extend(
+        abs_parts[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
 }
 
 fn read_all(candidates: Vec<Candidate>, walk: &mut Walk) {
@@ -326,4 +354,28 @@ pub fn resolve_under(root: &Path, relative: &str) -> Result<PathBuf, Diagnostic>
         ));
     }
     Ok(resolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_target_is_named_from_the_skill_folder() {
+        let root = Path::new("/home/a very/long path/target/skills/escapes");
+        assert_eq!(
+            from_root(root, Path::new("/home/a very/long path/target/outside.txt")),
+            "../../outside.txt"
+        );
+        assert_eq!(
+            from_root(
+                root,
+                Path::new("/home/a very/long path/target/skills/other/x.md")
+            ),
+            "../other/x.md"
+        );
+        // Nothing shared below `/`: the absolute path says more than `../../../../../../etc`.
+        assert_eq!(from_root(root, Path::new("/etc/passwd")), "/etc/passwd");
+    }
 }
