@@ -118,7 +118,7 @@ pub(crate) async fn run() -> Result<Run, Box<dyn std::error::Error>> {
             let status = if result.is_error { "error" } else { "ok" };
             transcript.push(format!("  {} -> {status}: {}", call.tool, summary(result)));
         }
-        let rendered = openai.result_messages(&calls, &results)?;
+        let rendered = openai.result_messages(calls.iter().zip(&results))?;
         for part in rendered
             .iter()
             .filter(|m| m["role"] == "user")

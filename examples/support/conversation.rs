@@ -88,7 +88,7 @@ pub async fn play(provider: Provider, mode: Mode) -> Result<Vec<Value>, Box<dyn 
             Mode::Deferred => {
                 deferred.result_messages(&kit, &mut state, &session, &decoded, &results)?
             }
-            _ => rendered.result_messages(&decoded.calls, &results)?,
+            _ => rendered.result_messages(decoded.calls.iter().zip(&results))?,
         };
         check_outcomes(&decoded, &results)?;
         conversation.extend(messages);

@@ -74,11 +74,9 @@ fn cases() -> Vec<(&'static str, CallResult)> {
         (
             "resource_link",
             Content::resource_link("file:///reports/q3.pdf", "q3.pdf")
-                .with_link_details(
-                    Some("The third quarter's report.".to_owned()),
-                    Some("application/pdf".to_owned()),
-                    Some(120_000),
-                )
+                .with_link_description("The third quarter's report.")
+                .with_link_mime_type("application/pdf")
+                .with_link_size(120_000)
                 .into_call_result(),
         ),
         (
@@ -115,7 +113,7 @@ fn encode_all(provider: Provider) -> Value {
     for (name, result) in cases() {
         let call = ToolCall::new("ping", "{}").with_call_id("call_1");
         let messages = rendered
-            .result_messages(&[call], &[result])
+            .result_messages([(&call, &result)])
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         out.insert(name.to_owned(), Value::Array(messages));
     }
@@ -326,7 +324,7 @@ fn media_over_a_provider_s_limit_become_an_error_result() {
         let rendered = Rendered::new(&kit, provider);
         let result = Image::png(over(limit)).into_call_result();
         let messages = rendered
-            .result_messages(std::slice::from_ref(&call), &[result])
+            .result_messages([(&call, &result)])
             .expect("encoded");
         let text = error_text(provider, &messages);
         assert!(
@@ -340,9 +338,7 @@ fn media_over_a_provider_s_limit_become_an_error_result() {
         );
         // Just under the limit passes.
         let fine = Image::png(vec![7u8; limit / 4 * 3 - 3]).into_call_result();
-        let messages = rendered
-            .result_messages(std::slice::from_ref(&call), &[fine])
-            .expect("encoded");
+        let messages = rendered.result_messages([(&call, &fine)]).expect("encoded");
         assert!(
             !messages[0].to_string().contains("is too large"),
             "{provider}"
@@ -355,9 +351,7 @@ fn media_over_a_provider_s_limit_become_an_error_result() {
         .map(|_| Content::image(image.clone(), "image/png"))
         .collect::<Vec<_>>()
         .into_call_result();
-    let messages = rendered
-        .result_messages(std::slice::from_ref(&call), &[many])
-        .expect("encoded");
+    let messages = rendered.result_messages([(&call, &many)]).expect("encoded");
     let text = error_text(Provider::Anthropic, &messages);
     assert!(
         text.contains(&format!("limit of {ANTHROPIC_MAX_MEDIA_BYTES} bytes")),
@@ -450,7 +444,7 @@ fn attachments_are_available_beside_a_single_result_message() {
             .result_attachments(&call, &result)
             .expect("encoded");
         let messages = rendered
-            .result_messages(std::slice::from_ref(&call), std::slice::from_ref(&result))
+            .result_messages([(&call, &result)])
             .expect("encoded");
         match provider {
             Provider::OpenAiChat => {
@@ -466,4 +460,27 @@ fn attachments_are_available_beside_a_single_result_message() {
     let parts = gemini.result_attachments(&call, &audio).expect("encoded");
     assert_eq!(parts.len(), 1);
     assert_eq!(parts[0]["inlineData"]["mimeType"], "audio/wav");
+}
+
+#[test]
+fn a_resource_link_takes_each_detail_by_name() {
+    let link = Content::resource_link("file:///r.pdf", "r.pdf")
+        .with_link_title("The report")
+        .with_link_description("Q3.")
+        .with_link_mime_type("application/pdf")
+        .with_link_size(7);
+    assert_eq!(
+        serde_json::to_value(&link).unwrap(),
+        json!({
+            "type": "resource_link",
+            "uri": "file:///r.pdf",
+            "name": "r.pdf",
+            "title": "The report",
+            "description": "Q3.",
+            "mimeType": "application/pdf",
+            "size": 7
+        })
+    );
+    // Other blocks are unchanged.
+    assert_eq!(Content::text("t").with_link_size(1), Content::text("t"));
 }

@@ -303,7 +303,10 @@ impl Content {
     }
 
     /// A link to a resource, by URI and name. Add details with
-    /// [`with_link_details`](Self::with_link_details).
+    /// [`with_link_title`](Self::with_link_title),
+    /// [`with_link_description`](Self::with_link_description),
+    /// [`with_link_mime_type`](Self::with_link_mime_type) and
+    /// [`with_link_size`](Self::with_link_size).
     pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Self {
         Content::ResourceLink {
             uri: uri.into(),
@@ -316,25 +319,38 @@ impl Content {
         }
     }
 
-    /// For a resource link: its description, MIME type and size in bytes (each optional).
-    /// Other blocks are returned unchanged.
+    /// For a resource link: its title (for people). Other blocks are returned unchanged.
     #[must_use]
-    pub fn with_link_details(
-        mut self,
-        description: Option<String>,
-        mime: Option<String>,
-        bytes: Option<u64>,
-    ) -> Self {
-        if let Content::ResourceLink {
-            description: d,
-            mime_type,
-            size,
-            ..
-        } = &mut self
-        {
-            *d = description;
-            *mime_type = mime;
-            *size = bytes;
+    pub fn with_link_title(mut self, text: impl Into<String>) -> Self {
+        if let Content::ResourceLink { title, .. } = &mut self {
+            *title = Some(text.into());
+        }
+        self
+    }
+
+    /// For a resource link: its description. Other blocks are returned unchanged.
+    #[must_use]
+    pub fn with_link_description(mut self, text: impl Into<String>) -> Self {
+        if let Content::ResourceLink { description, .. } = &mut self {
+            *description = Some(text.into());
+        }
+        self
+    }
+
+    /// For a resource link: its MIME type. Other blocks are returned unchanged.
+    #[must_use]
+    pub fn with_link_mime_type(mut self, mime: impl Into<String>) -> Self {
+        if let Content::ResourceLink { mime_type, .. } = &mut self {
+            *mime_type = Some(mime.into());
+        }
+        self
+    }
+
+    /// For a resource link: its size in bytes. Other blocks are returned unchanged.
+    #[must_use]
+    pub fn with_link_size(mut self, bytes: u64) -> Self {
+        if let Content::ResourceLink { size, .. } = &mut self {
+            *size = Some(bytes);
         }
         self
     }

@@ -438,11 +438,8 @@ impl<R: Registry> McpServer<R> {
         let running = handler
             .serve(rmcp::transport::stdio())
             .await
-            .map_err(|e| ServeError(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| ServeError(e.to_string()))?;
+            .map_err(ServeError::new)?;
+        running.waiting().await.map_err(ServeError::new)?;
         Ok(())
     }
 
@@ -521,14 +518,29 @@ pub(crate) fn group_instructions<R: Registry>(session: &Session<R>) -> String {
     out
 }
 
-/// Serving over stdio failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServeError(String);
+/// Serving over stdio failed: the handshake or the transport. [`source`](std::error::Error::source)
+/// is rmcp's (or the serving task's) error.
+#[derive(Debug)]
+pub struct ServeError {
+    source: Box<dyn std::error::Error + Send + Sync + 'static>,
+}
 
-impl fmt::Display for ServeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MCP server stopped: {}", self.0)
+impl ServeError {
+    fn new(source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        ServeError {
+            source: Box::new(source),
+        }
     }
 }
 
-impl std::error::Error for ServeError {}
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MCP server stopped: {}", self.source)
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.source)
+    }
+}

@@ -191,3 +191,31 @@ fn a_transcript_replays_skill_loads_and_the_groups_they_activated() {
     assert!(!toolkit.is_skill_loaded(&session, super::WritingSkill::ReleaseNotes));
     assert_eq!(replayed.resets(), 0);
 }
+
+#[tokio::test]
+async fn a_session_is_its_groups_and_round_trips_after_a_skill_load() {
+    let toolkit = kit();
+    let mut session = toolkit.session();
+    session.activate(KitGroup::Docs);
+    let before = session;
+    toolkit
+        .load_skill(&mut session, DocsSkill::PdfTools)
+        .unwrap();
+    assert!(toolkit.is_skill_loaded(&session, DocsSkill::PdfTools));
+    // Equality, hashing, Debug and serialisation see the groups only.
+    assert_eq!(session, before);
+    let hash = |s: &Session<_>| {
+        use std::hash::{BuildHasher, RandomState};
+        let state = RandomState::new();
+        (state.hash_one(s), state.hash_one(before))
+    };
+    let (a, b) = hash(&session);
+    assert_eq!(a, b);
+    assert_eq!(format!("{session:?}"), format!("{before:?}"));
+    let json = serde_json::to_value(session).unwrap();
+    assert_eq!(json, json!(["docs"]));
+    let restored: Session<_> = serde_json::from_value(json).unwrap();
+    assert_eq!(restored, session);
+    // The marks live in memory only: a restored session has loaded no skill.
+    assert!(!toolkit.is_skill_loaded(&restored, DocsSkill::PdfTools));
+}

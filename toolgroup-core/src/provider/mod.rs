@@ -89,7 +89,7 @@
 //! # let _ = tools;
 //! let calls = openai.decode_calls(response)?;              // the assistant's message
 //! let results = kit.call_batch(session, &calls).await;
-//! let messages = openai.result_messages(&calls, &results)?; // append to the conversation
+//! let messages = openai.result_messages(calls.iter().zip(&results))?; // append to the conversation
 //! # Ok(messages) }
 //! ```
 

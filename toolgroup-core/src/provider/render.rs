@@ -379,23 +379,12 @@ impl<R: Registry> Rendered<R> {
     /// # Errors
     ///
     /// As [`result_message`](Self::result_message).
-    ///
-    /// # Panics
-    ///
-    /// If `calls` and `results` differ in length.
-    pub fn result_messages(
+    pub fn result_messages<'c>(
         &self,
-        calls: &[ToolCall],
-        results: &[CallResult],
+        answered: impl IntoIterator<Item = (&'c ToolCall, &'c CallResult)>,
     ) -> Result<Vec<Value>, MissingCallId> {
-        assert_eq!(
-            calls.len(),
-            results.len(),
-            "result_messages pairs each call with its result: give as many results as calls"
-        );
-        let items = calls
-            .iter()
-            .zip(results)
+        let items = answered
+            .into_iter()
             .map(|(c, r)| self.encode(c, r))
             .collect::<Result<Vec<_>, _>>()?;
         if items.is_empty() {

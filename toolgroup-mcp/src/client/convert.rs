@@ -99,7 +99,7 @@ mod tests {
         );
         assert_eq!(
             out.content[5],
-            Content::resource_link("file:///c", "c").with_link_details(None, None, Some(3))
+            Content::resource_link("file:///c", "c").with_link_size(3)
         );
     }
 

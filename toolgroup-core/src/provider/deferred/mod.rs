@@ -316,7 +316,14 @@ impl<R: Registry> Deferred<R> {
         turn: &Turn,
         results: &[CallResult],
     ) -> Result<Vec<Value>, MissingCallId> {
-        let mut messages = self.rendered.result_messages(&turn.calls, results)?;
+        assert_eq!(
+            turn.calls.len(),
+            results.len(),
+            "result_messages pairs each call of the turn with its result: give as many results as calls"
+        );
+        let mut messages = self
+            .rendered
+            .result_messages(turn.calls.iter().zip(results))?;
         decode::replay_namespaces(self.provider(), turn, &mut messages);
         let loaded_before = state.loaded;
         let Some(change) = self.sync(toolkit, state, session) else {
