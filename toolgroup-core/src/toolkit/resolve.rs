@@ -22,7 +22,7 @@ pub enum ToolKind {
     /// A compiled-in tool (`#[tool]`).
     Tool,
     /// A tool found at run time in a `dynamic` group (see [`dynamic`](crate::dynamic)).
-    Dynamic,
+    DynamicTool,
 }
 
 /// A call's name resolved against a session by [`Toolkit::resolve`]: what it runs, in which
@@ -44,7 +44,7 @@ impl Resolved {
             Target::Skill => ToolKind::LoadSkill,
             Target::SkillFile => ToolKind::ReadSkillFile,
             Target::Tool { .. } => ToolKind::Tool,
-            Target::Dynamic { .. } => ToolKind::Dynamic,
+            Target::Dynamic { .. } => ToolKind::DynamicTool,
         }
     }
 
