@@ -121,7 +121,7 @@ const fn hash(kind: u8, name: &str) -> u64 {
 ///
 /// `index[g]` (for `g` up to `groups.len()`) is where group `g`'s entries start; its entries
 /// are its own name, its skills' and its tools', each the group of the first earlier name of
-/// the same kind (the group itself for an earlier tool or skill of its own), or [`NONE`].
+/// the same kind (the group itself for an earlier tool or skill of its own), or `NONE`.
 /// `LEN` is [`toolkit_index_len`].
 pub const fn toolkit_index<const LEN: usize>(groups: &[GroupInfo]) -> [usize; LEN] {
     assert!(

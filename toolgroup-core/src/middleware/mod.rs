@@ -1,7 +1,7 @@
 //! Middleware: tower layers around every tool call.
 //!
 //! A tool call is a [`tower_service::Service`]`<`[`ToolRequest`]`>` answering a
-//! [`ToolResponse`] (the [`CallResult`] and, for a call that changes the session, the new
+//! [`ToolResponse`] (the [`CallResult`](crate::CallResult) and, for a call that changes the session, the new
 //! state); [`Toolkit::layer`](crate::Toolkit::layer) wraps it in any
 //! [`tower_layer::Layer`]. So the ecosystem's layers work as they are: tower's
 //! `ConcurrencyLimitLayer`, `TimeoutLayer`, `LoadShedLayer`, `RateLimitLayer` (behind a
@@ -26,7 +26,7 @@
 //! # What a layer can do
 //!
 //! Read or rewrite the request (`arguments`, `extensions`), short-circuit with its own
-//! [`CallResult`] (`ToolResponse::new(result)`: the tool does not run), observe or rewrite the
+//! [`CallResult`](crate::CallResult) (`ToolResponse::new(result)`: the tool does not run), observe or rewrite the
 //! result ([`ToolResponse::map_result`]), time the call. An
 //! error from a layer (tower's `Elapsed`, `Overloaded`...) ends the call as an error result
 //! naming the tool and the error; a panic in a layer is contained like a panic in a tool. A
