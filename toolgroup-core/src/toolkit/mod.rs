@@ -316,7 +316,7 @@ impl<R: Registry> Toolkit<R> {
     #[must_use]
     pub fn with_audit(
         mut self,
-        sink: impl Fn(&crate::middleware::AuditRecord) + Send + Sync + 'static,
+        sink: impl Fn(&audit::AuditRecord) + Send + Sync + 'static,
     ) -> Self {
         self.audit.set(sink);
         self.plain = false;
