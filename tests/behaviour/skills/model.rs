@@ -219,3 +219,65 @@ async fn a_session_is_its_groups_and_round_trips_after_a_skill_load() {
     // The marks live in memory only: a restored session has loaded no skill.
     assert!(!toolkit.is_skill_loaded(&restored, DocsSkill::PdfTools));
 }
+
+/// A layer that keeps every `reset_tools` request it sees (answering it itself), and with it
+/// the toolkit's shared core, as a `Buffer` or a request log could.
+#[derive(Clone)]
+struct KeepResets<S> {
+    inner: S,
+    kept: std::sync::Arc<std::sync::Mutex<Vec<toolgroup::middleware::ToolRequest>>>,
+}
+
+impl<S> tower::Service<toolgroup::middleware::ToolRequest> for KeepResets<S>
+where
+    S: tower::Service<
+            toolgroup::middleware::ToolRequest,
+            Response = toolgroup::middleware::ToolResponse,
+        >,
+    S::Future: Send + 'static,
+{
+    type Response = toolgroup::middleware::ToolResponse;
+    type Error = S::Error;
+    type Future = toolgroup::BoxFuture<'static, Result<Self::Response, S::Error>>;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: toolgroup::middleware::ToolRequest) -> Self::Future {
+        if request.tool == "reset_tools" {
+            self.kept.lock().unwrap().push(request);
+            let answer = toolgroup::middleware::ToolResponse::new(CallResult::text("kept"));
+            return Box::pin(async move { Ok(answer) });
+        }
+        Box::pin(self.inner.call(request))
+    }
+}
+
+#[tokio::test]
+async fn configuring_a_toolkit_a_layer_still_holds_copies_it_instead_of_skipping() {
+    let kept = std::sync::Arc::default();
+    let keep = std::sync::Arc::clone(&kept);
+    let toolkit = kit().layer(tower::layer::layer_fn(move |inner| KeepResets {
+        inner,
+        kept: std::sync::Arc::clone(&keep),
+    }));
+    let mut session = toolkit.session();
+    toolkit.call(&mut session, "reset_tools", "{}").await;
+    assert_eq!(kept.lock().unwrap().len(), 1, "the layer holds a request");
+
+    // The core is shared with the kept request: the builder copies it, and the option holds.
+    let toolkit = toolkit.with_reset_tools(false).with_skill_activation(false);
+    let r = toolkit
+        .call(&mut session, "Skill", r#"{"skill": "pdf-tools"}"#)
+        .await;
+    let t = text(&r);
+    assert!(t.contains("which is not active"), "{t}");
+    assert!(
+        !t.contains("reset_tools"),
+        "the answer names reset_tools although it is hidden: {t}"
+    );
+}
