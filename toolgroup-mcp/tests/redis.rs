@@ -418,3 +418,15 @@ async fn basic_tools_answer_while_redis_is_paused() {
     let (r, took) = timed(call(&http, &a, "ann", "web_search", json!({"query": "q"}))).await;
     assert_eq!(r["isError"], false, "after the pause ({took:?}): {r}");
 }
+
+#[tokio::test]
+async fn a_store_error_keeps_the_redis_error_as_its_source() {
+    // No server needed: the URL is refused before any connection.
+    let error = RedisStore::connect("not a redis url").await.unwrap_err();
+    assert!(
+        error.to_string().starts_with("invalid Redis URL: "),
+        "{error}"
+    );
+    let source = std::error::Error::source(&error).expect("the redis error");
+    assert!(source.downcast_ref::<redis::RedisError>().is_some(), "{source:?}");
+}
