@@ -23,6 +23,8 @@
 mod conversation;
 #[path = "support/fleet.rs"]
 mod fleet;
+#[path = "support/responses.rs"]
+mod responses;
 
 use std::process::ExitCode;
 

@@ -8,6 +8,8 @@
 pub mod conversation;
 #[path = "../../examples/support/fleet.rs"]
 pub mod fleet;
+#[path = "../../examples/support/responses.rs"]
+pub mod responses;
 
 use std::collections::HashMap;
 

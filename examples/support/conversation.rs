@@ -9,6 +9,7 @@ use toolgroup::provider::deferred::{Deferred, DeferredOptions, Turn};
 use toolgroup::provider::{AllowMode, Provider, Rendered};
 
 use super::fleet::{self, Fleet, Move};
+use super::responses::responses_namespace;
 
 /// How tools are delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,33 +208,6 @@ fn model(provider: Provider, n: usize, step: &Move, request: &Value) -> Value {
             {"id": format!("call_{n:02}"), "type": "function", "function": {"name": name, "arguments": args.to_string()}}
         ]}),
     }
-}
-
-/// The namespace of the function `name` in an OpenAI Responses `request`: its own name when
-/// an `additional_tools` item of the input appended it, the namespace's name when it is
-/// inside a `namespace` tool, none for a function of the top-level `tools`.
-fn responses_namespace(request: &Value, name: &str) -> Option<String> {
-    let defines = |tool: &Value| tool["type"] == "function" && tool["name"] == name;
-    let namespaced = |tools: &Value| {
-        tools.as_array().into_iter().flatten().find_map(|tool| {
-            let inside = tool["type"] == "namespace"
-                && tool["tools"].as_array().into_iter().flatten().any(defines);
-            inside.then(|| tool["name"].as_str().unwrap_or_default().to_owned())
-        })
-    };
-    let appended = request["input"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|item| item["type"] == "additional_tools")
-        .find_map(|item| {
-            if item["tools"].as_array().into_iter().flatten().any(defines) {
-                Some(name.to_owned())
-            } else {
-                namespaced(&item["tools"])
-            }
-        });
-    appended.or_else(|| namespaced(&request["tools"]))
 }
 
 /// What of the reply goes back into the conversation (a Responses reply's output items).

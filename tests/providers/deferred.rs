@@ -8,6 +8,7 @@ use toolgroup::provider::deferred::{
 };
 use toolgroup::provider::transcript::{self, TranscriptError};
 
+use crate::responses::responses_namespace;
 use crate::support::*;
 
 /// The model's moves: switch to `web`, search, switch to `data` (dropping `web`), refuse a
@@ -22,38 +23,6 @@ fn moves() -> Vec<(&'static str, &'static str)> {
         ("reset_tools", r#"{"wbe":true}"#),
         ("reset_tools", r#"{"data":true,"web":true}"#),
     ]
-}
-
-/// The `namespace` OpenAI Responses sends with a call of `name` answering `request`, as the
-/// API does: the tool's own name for a function appended by an `additional_tools` item, the
-/// namespace's name for a function inside a `namespace` tool, none for a top-level function.
-fn responses_namespace(request: &Value, name: &str) -> Option<String> {
-    let defines = |tool: &Value| tool["type"] == "function" && tool["name"] == name;
-    let namespaced = |tools: &Value| {
-        tools.as_array().into_iter().flatten().find_map(|tool| {
-            let inside = tool["type"] == "namespace"
-                && tool["tools"].as_array().into_iter().flatten().any(defines);
-            inside.then(|| {
-                tool["name"]
-                    .as_str()
-                    .expect("a namespace's name")
-                    .to_owned()
-            })
-        })
-    };
-    let appended = request["input"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|item| item["type"] == "additional_tools")
-        .find_map(|item| {
-            if item["tools"].as_array().into_iter().flatten().any(defines) {
-                Some(name.to_owned())
-            } else {
-                namespaced(&item["tools"])
-            }
-        });
-    appended.or_else(|| namespaced(&request["tools"]))
 }
 
 /// The model's reply to `request`: one call of `name` with the argument text `args`, in the

@@ -1,6 +1,8 @@
 //! Provider formats through the public API, one module per topic, in one test binary so that
 //! the support module (toolkits, readers, rule checkers, goldens) is compiled once.
 
+#[path = "../../examples/support/responses.rs"]
+mod responses;
 mod support;
 
 mod calls;

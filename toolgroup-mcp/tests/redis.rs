@@ -428,5 +428,8 @@ async fn a_store_error_keeps_the_redis_error_as_its_source() {
         "{error}"
     );
     let source = std::error::Error::source(&error).expect("the redis error");
-    assert!(source.downcast_ref::<redis::RedisError>().is_some(), "{source:?}");
+    assert!(
+        source.downcast_ref::<redis::RedisError>().is_some(),
+        "{source:?}"
+    );
 }
