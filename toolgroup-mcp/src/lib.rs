@@ -33,6 +33,31 @@
 //!   refused (many clients never re-list). A 2026-07-28 client of a list-mode server is served
 //!   in mask mode.
 //!
+//! # Groups for clients that search their own tools
+//!
+//! Claude Code, Codex and VS Code defer MCP tools behind a tool search of their own, so the
+//! model sees names until it searches. Hints in each tool's `_meta` help them, each on by
+//! default ([`ClientHints`], [`McpServer::with_client_hints`]), in every `tools/list`:
+//!
+//! | tool | `_meta` |
+//! |---|---|
+//! | `reset_tools`, `Skill`, `read_skill_file` | `"anthropic/alwaysLoad": true` |
+//! | a basic group's tool | `"toolgroup/group": "<group>"`, `"anthropic/alwaysLoad": true` |
+//! | a switchable group's tool | `"toolgroup/group": "<group>"`, `"anthropic/searchHint": "<group>: <group description>"`, `"io.modelcontextprotocol/groups": ["<name>"]` |
+//!
+//! `anthropic/alwaysLoad` and `anthropic/searchHint` are Claude Code's vendor hints
+//! ([`ALWAYS_LOAD_META_KEY`], [`SEARCH_HINT_META_KEY`]): it shows the always-loaded tools from
+//! the first request (the switcher needs no search), and one search by a group's name finds
+//! every tool of the group. Other clients ignore them. `io.modelcontextprotocol/groups`
+//! ([`GROUPS_META_KEY`]) is the membership label of the interest group's grouping draft
+//! (`io.modelcontextprotocol/grouping`, experimental-ext-grouping `grouping.mdx` @03d246f5): the
+//! group's name under the drafts' rule, 1 to 64 lowercase letters, digits and single hyphens
+//! (`^[a-z0-9]+(-[a-z0-9]+)*$`): a group's name is lowercased, `_` becomes `-`, and runs of
+//! hyphens and hyphens at either end are dropped (`web_search` is `web-search`). When two
+//! groups would share a name (`web` and `WEB`) or one maps to none (`__`), no tool is labelled:
+//! a `tracing` warning names the problem when the server is built, and
+//! [`McpServer::group_name_problems`] lists it (a test can assert it is empty).
+//!
 //! # Where the active set lives over HTTP
 //!
 //! An HTTP client that opened a protocol session (`Mcp-Session-Id`, revisions up to
@@ -77,7 +102,7 @@
 //! | tool name, description, canonical input schema | `name`, `description`, `inputSchema` |
 //! | output schema (wrapped as `{"result": ...}` when it is not an object) | `outputSchema` |
 //! | `read_only`, `destructive`, `idempotent`, `open_world` | `annotations` (`readOnlyHint`...) |
-//! | the tool's group | `_meta["toolgroup/group"]` |
+//! | the tool's group | `_meta["toolgroup/group"]` (and the hints: "Groups for clients that search their own tools") |
 //! | [`CallResult`](toolgroup_core::CallResult) content, structured content, `is_error` | `content`, `structuredContent`, `isError` |
 //! | an unknown tool (or one the client was not shown) | JSON-RPC error `-32602`, with a did-you-mean in the message |
 //! | bad arguments, an inactive group, a tool's error, a panic, a timeout | `isError` result |
@@ -153,8 +178,10 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub mod client;
 mod elicit;
+mod group_names;
 mod groups;
 mod handler;
+mod hints;
 #[cfg(feature = "http")]
 mod http_service;
 #[cfg(feature = "http")]
@@ -168,17 +195,20 @@ use std::fmt;
 use std::sync::Arc;
 
 use rmcp::model::{Implementation, Tool};
-use serde_json::Value;
 use toolgroup_core::provider::{Provider, Rendered};
-use toolgroup_core::{Registry, Session, Toolkit, registry::GroupId};
+use toolgroup_core::{Registry, Session, ToolDefinition, Toolkit, registry::GroupId};
+
+use group_names::GroupNames;
 
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use axum;
 pub use elicit::ElicitationApprover;
+pub use group_names::GroupNameProblem;
 pub(crate) use groups::parse_groups;
 pub use groups::{Mode, UnknownMode};
 pub use handler::McpHandler;
+pub use hints::{ALWAYS_LOAD_META_KEY, ClientHints, GROUPS_META_KEY, SEARCH_HINT_META_KEY};
 #[cfg(feature = "http")]
 pub use http_service::McpHttpService;
 pub use rmcp;
@@ -202,16 +232,9 @@ pub(crate) use toolgroup_core::__private::json_kind;
 #[cfg(feature = "http")]
 pub(crate) type KeyFn = dyn Fn(&http::request::Parts) -> Option<String> + Send + Sync;
 
-/// `tool` with its group in its `_meta`.
-pub(crate) fn with_group_meta(tool: Tool, group: Option<&str>) -> Tool {
-    match group {
-        Some(group) => {
-            let mut meta = rmcp::model::MetaObject::new();
-            meta.0.insert(GROUP_META_KEY.to_owned(), Value::from(group));
-            tool.with_meta(meta)
-        }
-        None => tool,
-    }
+/// `def`'s MCP definition with its `_meta` (its group and the hints `shared` turns on).
+pub(crate) fn decorate<R: Registry>(shared: &Shared<R>, tool: Tool, def: &ToolDefinition) -> Tool {
+    hints::decorate(tool, def.group, shared.hints, &shared.names, R::GROUPS)
 }
 
 pub(crate) struct Shared<R: Registry> {
@@ -232,6 +255,10 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) store: Arc<dyn GroupStore>,
     #[cfg(feature = "http")]
     pub(crate) key: Option<Arc<KeyFn>>,
+    /// The hints in each tool's `_meta`.
+    pub(crate) hints: ClientHints,
+    /// The switchable groups' names under the groups drafts' rule.
+    pub(crate) names: Arc<GroupNames>,
 }
 
 /// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
@@ -251,7 +278,38 @@ impl<R: Registry> Clone for Shared<R> {
             store: self.store.clone(),
             #[cfg(feature = "http")]
             key: self.key.clone(),
+            hints: self.hints,
+            names: self.names.clone(),
         }
+    }
+}
+
+impl<R: Registry> Shared<R> {
+    /// Render every compiled-in tool's MCP definition, with its `_meta`, once (tools found
+    /// at run time are rendered when listed).
+    fn render_tools(&mut self) {
+        let len = self.rendered.len();
+        let (mut tools, mut index, mut wrapped) = (
+            Vec::with_capacity(len),
+            HashMap::with_capacity(len),
+            Vec::with_capacity(len),
+        );
+        for entry in self.rendered.entries() {
+            let def = self
+                .toolkit
+                .definition(entry.name)
+                .expect("a rendered tool is the toolkit's");
+            let tool = serde_json::from_str(entry.json.get())
+                .expect("the MCP rendering of a tool is an MCP Tool");
+            index.insert(def.name, tools.len());
+            tools.push(decorate(self, tool, def));
+            wrapped.push(
+                def.output_schema
+                    .as_ref()
+                    .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
+            );
+        }
+        (self.tools, self.index, self.wrapped) = (tools, index, wrapped);
     }
 }
 
@@ -287,44 +345,31 @@ impl<R: Registry> McpServer<R> {
     pub fn new(toolkit: impl Into<Arc<Toolkit<R>>>, mode: Mode) -> Self {
         let toolkit = toolkit.into();
         let rendered = Rendered::new(&toolkit, Provider::Mcp);
-        let mut tools = Vec::with_capacity(rendered.len());
-        let mut index = HashMap::with_capacity(rendered.len());
-        let mut wrapped = Vec::with_capacity(rendered.len());
-        // The compiled-in tools (tools found at run time are rendered when listed).
-        for entry in rendered.entries() {
-            let def = toolkit
-                .definition(entry.name)
-                .expect("a rendered tool is the toolkit's");
-            let tool = with_group_meta(
-                serde_json::from_str(entry.json.get())
-                    .expect("the MCP rendering of a tool is an MCP Tool"),
-                def.group,
-            );
-            index.insert(def.name, tools.len());
-            tools.push(tool);
-            wrapped.push(
-                def.output_schema
-                    .as_ref()
-                    .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
-            );
+        let names = GroupNames::new(R::GROUPS, R::SWITCHABLE);
+        for problem in names.problems() {
+            tracing::warn!(%problem, "tools carry no membership labels");
         }
         let skills = Arc::new(skills::Catalog::new(toolkit.skills()));
+        let mut shared = Shared {
+            toolkit,
+            mode,
+            rendered: Arc::new(rendered),
+            tools: Vec::new(),
+            index: HashMap::new(),
+            wrapped: Vec::new(),
+            info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            list_ttl_ms: 300_000,
+            skills,
+            store: Arc::new(MemoryStore::new()),
+            #[cfg(feature = "http")]
+            key: None,
+            hints: ClientHints::default(),
+            names: Arc::new(names),
+        };
+        shared.render_tools();
         McpServer {
-            shared: Arc::new(Shared {
-                toolkit,
-                mode,
-                rendered: Arc::new(rendered),
-                tools,
-                index,
-                wrapped,
-                info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-                instructions: None,
-                list_ttl_ms: 300_000,
-                skills,
-                store: Arc::new(MemoryStore::new()),
-                #[cfg(feature = "http")]
-                key: None,
-            }),
+            shared: Arc::new(shared),
         }
     }
 
@@ -386,6 +431,32 @@ impl<R: Registry> McpServer<R> {
     ) -> Self {
         self.shared_mut().key = Some(Arc::new(key));
         self
+    }
+
+    /// The hints in each tool's `_meta` (default: every hint, [`ClientHints::default`]). The
+    /// compiled-in tools' definitions are rendered again, here, with them.
+    #[must_use]
+    pub fn with_client_hints(mut self, hints: ClientHints) -> Self {
+        let shared = self.shared_mut();
+        shared.hints = hints;
+        shared.render_tools();
+        self
+    }
+
+    /// Why this server labels no tool with `_meta["io.modelcontextprotocol/groups"]`, when the toolkit's group names do not map
+    /// one to one onto the drafts' names (lowercase letters, digits and single hyphens:
+    /// `WebSearch` and `web_search` would both be `websearch`/`web-search`...). Empty when
+    /// every switchable group has a name of its own. Each problem is also logged (a
+    /// `tracing` warning) when the server is built.
+    ///
+    /// ```
+    /// # use toolgroup_core::Registry;
+    /// # fn f<R: Registry>(server: toolgroup_mcp::McpServer<R>) {
+    /// assert!(server.group_name_problems().is_empty(), "{:?}", server.group_name_problems());
+    /// # }
+    /// ```
+    pub fn group_name_problems(&self) -> &[GroupNameProblem] {
+        self.shared.names.problems()
     }
 
     /// The server's mode.

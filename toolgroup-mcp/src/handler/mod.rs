@@ -177,7 +177,7 @@ impl<R: Registry> McpHandler<R> {
                     toolkit
                         .all_definitions()
                         .filter(|d| !self.shared.index.contains_key(d.name))
-                        .map(|d| Cow::Owned(found_tool(d))),
+                        .map(|d| Cow::Owned(self.found_tool(d))),
                 )
                 .collect(),
             // Selected: reset_tools is hidden; the skill tools (which have no group either)
@@ -209,8 +209,17 @@ impl<R: Registry> McpHandler<R> {
             .is_some_and(|d| std::ptr::eq(d, def));
         match self.shared.index.get(def.name) {
             Some(&i) if prerendered => Cow::Borrowed(&self.shared.tools[i]),
-            _ => Cow::Owned(found_tool(def)),
+            _ => Cow::Owned(self.found_tool(def)),
         }
+    }
+
+    /// The MCP definition of a tool found at run time (or of a skill tool naming fewer
+    /// skills), with its `_meta`.
+    fn found_tool(&self, def: &ToolDefinition) -> Tool {
+        let json = Provider::Mcp.render_definition(def);
+        let tool =
+            serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
+        crate::decorate(&self.shared, tool, def)
     }
 
     fn unknown_tool(&self, name: &str, mode: Mode, session: &Session<R>) -> ErrorData {
@@ -555,11 +564,4 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         self.changing_call(&place, mode, name, &arguments, &context, resolved.kind())
             .await
     }
-}
-
-/// The MCP definition of a tool found at run time.
-fn found_tool(def: &ToolDefinition) -> Tool {
-    let json = Provider::Mcp.render_definition(def);
-    let tool = serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
-    crate::with_group_meta(tool, def.group)
 }

@@ -18,6 +18,7 @@ mod python;
 mod skills_support;
 
 mod elicitation;
+mod hints;
 mod http;
 mod jsonrpc;
 mod logging;
