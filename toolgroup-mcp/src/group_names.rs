@@ -9,8 +9,9 @@ use toolgroup_core::meta::GroupInfo;
 /// Longest name the draft allows.
 const MAX_CHARS: usize = 64;
 
-/// Why a server labels no tool with `_meta["io.modelcontextprotocol/groups"]`: a group's
-/// name has no name under the drafts' rule, or two groups would share one. See
+/// Why a server does not declare the groups extensions nor label its tools with
+/// `_meta["io.modelcontextprotocol/groups"]`: a group's name has no name under the drafts'
+/// rule, or two groups would share one. See
 /// [`McpServer::group_name_problems`](crate::McpServer::group_name_problems).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -150,6 +151,19 @@ impl GroupNames {
             .iter()
             .find(|(i, _)| groups[*i].name == group)
             .map(|(_, name)| name.as_str())
+    }
+
+    /// The index in `GROUPS` of the group whose wire name is `name`.
+    pub(crate) fn find(&self, name: &str) -> Option<usize> {
+        self.entries
+            .iter()
+            .find(|(_, n)| n == name)
+            .map(|(i, _)| *i)
+    }
+
+    /// `(index in GROUPS, wire name)` of each switchable group, in declaration order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.entries.iter().map(|(i, n)| (*i, n.as_str()))
     }
 }
 

@@ -76,11 +76,18 @@ impl ClientHints {
     }
 
     /// `_meta["io.modelcontextprotocol/groups"]: ["<group>"]` on each tool of a switchable
-    /// group (the group's name under the drafts' rule, `web_search` as `web-search`).
+    /// group (the group's name under the drafts' rule, `web_search` as `web-search`), with
+    /// the `io.modelcontextprotocol/grouping` extension declared and `groups/list` answered
+    /// so that clients can resolve the labels.
     #[must_use]
     pub const fn membership(mut self, on: bool) -> Self {
         self.membership = on;
         self
+    }
+
+    /// Whether membership labels are on.
+    pub(crate) const fn has_membership(self) -> bool {
+        self.membership
     }
 }
 

@@ -36,8 +36,10 @@
 //! # Groups for clients that search their own tools
 //!
 //! Claude Code, Codex and VS Code defer MCP tools behind a tool search of their own, so the
-//! model sees names until it searches. Hints in each tool's `_meta` help them, each on by
-//! default ([`ClientHints`], [`McpServer::with_client_hints`]), in every `tools/list`:
+//! model sees names until it searches. Three things help them, each on by default.
+//!
+//! **Hints in each tool's `_meta`** ([`ClientHints`], [`McpServer::with_client_hints`]), in
+//! every `tools/list` and `groups/get`:
 //!
 //! | tool | `_meta` |
 //! |---|---|
@@ -51,12 +53,49 @@
 //! every tool of the group. Other clients ignore them. `io.modelcontextprotocol/groups`
 //! ([`GROUPS_META_KEY`]) is the membership label of the interest group's grouping draft
 //! (`io.modelcontextprotocol/grouping`, experimental-ext-grouping `grouping.mdx` @03d246f5): the
-//! group's name under the drafts' rule, 1 to 64 lowercase letters, digits and single hyphens
+//! group's name under the drafts' rule (below). With labels on, the server declares
+//! `io.modelcontextprotocol/grouping` with `{"listChanged": false}` in every mode and answers
+//! its `groups/list`, so the labels resolve.
+//!
+//! **The `io.modelcontextprotocol/groups` extension** (the progressive-disclosure working
+//! group's draft "Progressive Disclosure via Groups", `seps/0000-progressive-disclosure-groups.md`
+//! @6de0195cd83b8f4f44e958c44ed21ea4b3752bee, 2026-09-28), in mask and list mode
+//! ([`McpServer::with_groups_extension`] turns it off). The server declares
+//! `"io.modelcontextprotocol/groups": {}` in `initialize` and `server/discover` (no
+//! `listChanged`: the groups are compiled in). Each switchable group is a group of the
+//! extension; the basic groups' tools stay top-level. Not in selected mode: there the chosen
+//! groups' tools are top-level, and the draft places a tool either top-level or in a group,
+//! never both.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `groups/list` | `{"groups": [{"name": "web-search", "description": "...", "_meta": {"toolgroup/group": "web_search"}}]}`, one page (a `cursor` is refused with `-32602`); in selected mode (the grouping id alone) the chosen groups |
+//! | `groups/get {"name": "web-search"}` | `{"instructions": "...", "contents": {"tools": [...], "resources": [...]}}`: the group's instructions (when it has some), its tools' definitions exactly as `tools/list` gives them (`_meta` included), and its skills' `SKILL.md` resources when the server serves skills; a stateless fetch that changes nothing |
+//! | `groups/get` of a name that is no group (our own form `web_search` included, answered with a did-you-mean `web-search`) | `-32002` (resource not found, as the draft says) to clients up to 2025-11-25; rmcp answers it `-32602` at 2026-07-28, the code that revision gives an unknown resource (SEP-2164), which the draft names as its precedent |
+//! | `groups/get` without a string `name` | `-32602` |
+//!
+//! A request whose client declares the extension (`_meta["io.modelcontextprotocol/clientCapabilities"]`
+//! on the request, on any revision; else the capabilities sent with `initialize`; a
+//! declaration that is not valid client capabilities declares nothing) is served the
+//! extension's view: its `tools/list` holds the skill tools and the basic groups' tools only,
+//! without `reset_tools` (activation is the client's), and its `tools/call` of any group's tool
+//! runs, with every switchable group active for that call alone and nothing kept ("discovery
+//! gating is not access control": the toolkit's policies and approval still apply). Its
+//! `resources/list` leaves out the switchable groups' skills, which are in their group's
+//! `contents`. Every other request gets the modes above, unchanged. The view's lists differ by
+//! declared capability: a 2026-07-28 client gets them with `cacheScope: "private"`, because the
+//! 2026-07-28 caching text keys a cache on the request's params and a shared cache that
+//! ignored `_meta` could serve the view to clients that declared nothing; the flat lists keep
+//! their hints.
+//!
+//! **Names.** The drafts' group names are 1 to 64 lowercase letters, digits and single hyphens
 //! (`^[a-z0-9]+(-[a-z0-9]+)*$`): a group's name is lowercased, `_` becomes `-`, and runs of
-//! hyphens and hyphens at either end are dropped (`web_search` is `web-search`). When two
-//! groups would share a name (`web` and `WEB`) or one maps to none (`__`), no tool is labelled:
-//! a `tracing` warning names the problem when the server is built, and
-//! [`McpServer::group_name_problems`] lists it (a test can assert it is empty).
+//! hyphens and hyphens at either end are dropped (`web_search` is `web-search`); the group's own
+//! name is in `_meta["toolgroup/group"]`. When two groups would share a name (`web` and `WEB`)
+//! or one maps to none (`__`), the server still serves the toolkit, as every server before the
+//! drafts did, but declares neither extension and labels no tool: a `tracing` warning names the
+//! problem when the server is built, and [`McpServer::group_name_problems`] lists it (a test
+//! can assert it is empty).
 //!
 //! # Where the active set lives over HTTP
 //!
@@ -257,6 +296,9 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) key: Option<Arc<KeyFn>>,
     /// The hints in each tool's `_meta`.
     pub(crate) hints: ClientHints,
+    /// Whether the `io.modelcontextprotocol/groups` extension is on (it is declared only when
+    /// `names` are clean too, in mask and list mode).
+    pub(crate) groups_extension: bool,
     /// The switchable groups' names under the groups drafts' rule.
     pub(crate) names: Arc<GroupNames>,
 }
@@ -279,6 +321,7 @@ impl<R: Registry> Clone for Shared<R> {
             #[cfg(feature = "http")]
             key: self.key.clone(),
             hints: self.hints,
+            groups_extension: self.groups_extension,
             names: self.names.clone(),
         }
     }
@@ -310,6 +353,18 @@ impl<R: Registry> Shared<R> {
             );
         }
         (self.tools, self.index, self.wrapped) = (tools, index, wrapped);
+    }
+
+    /// Whether the `io.modelcontextprotocol/groups` extension can be declared (in mask and
+    /// list mode).
+    pub(crate) fn groups_offered(&self) -> bool {
+        self.groups_extension && self.names.is_clean()
+    }
+
+    /// Whether tools carry membership labels, with the `io.modelcontextprotocol/grouping`
+    /// extension declared (every mode).
+    pub(crate) fn labels_offered(&self) -> bool {
+        self.hints.has_membership() && self.names.is_clean()
     }
 }
 
@@ -347,7 +402,7 @@ impl<R: Registry> McpServer<R> {
         let rendered = Rendered::new(&toolkit, Provider::Mcp);
         let names = GroupNames::new(R::GROUPS, R::SWITCHABLE);
         for problem in names.problems() {
-            tracing::warn!(%problem, "tools carry no membership labels");
+            tracing::warn!(%problem, "the groups extensions are not declared and tools carry no membership labels");
         }
         let skills = Arc::new(skills::Catalog::new(toolkit.skills()));
         let mut shared = Shared {
@@ -365,6 +420,7 @@ impl<R: Registry> McpServer<R> {
             #[cfg(feature = "http")]
             key: None,
             hints: ClientHints::default(),
+            groups_extension: true,
             names: Arc::new(names),
         };
         shared.render_tools();
@@ -443,7 +499,18 @@ impl<R: Registry> McpServer<R> {
         self
     }
 
-    /// Why this server labels no tool with `_meta["io.modelcontextprotocol/groups"]`, when the toolkit's group names do not map
+    /// Whether the server offers the `io.modelcontextprotocol/groups` extension
+    /// (`groups/list`, `groups/get`, and the lists a client that declares it is served) in
+    /// mask and list mode (default `true`). See the [crate docs](crate), "Groups for clients
+    /// that search their own tools".
+    #[must_use]
+    pub fn with_groups_extension(mut self, on: bool) -> Self {
+        self.shared_mut().groups_extension = on;
+        self
+    }
+
+    /// Why this server declares neither groups extension and labels no tool with
+    /// `_meta["io.modelcontextprotocol/groups"]`, when the toolkit's group names do not map
     /// one to one onto the drafts' names (lowercase letters, digits and single hyphens:
     /// `WebSearch` and `web_search` would both be `websearch`/`web-search`...). Empty when
     /// every switchable group has a name of its own. Each problem is also logged (a

@@ -1,6 +1,7 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
 mod call;
+mod extension;
 mod skills;
 
 use std::borrow::Cow;
@@ -269,6 +270,7 @@ impl<R: Registry> McpHandler<R> {
                 .get_or_insert_with(Default::default)
                 .extend(declared.extensions.unwrap_or_default());
         }
+        extension::declare(&self.shared, self.shared.mode, &mut capabilities);
         let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
         let mut instructions = self.shared.instructions.clone().unwrap_or_default();
         if let Some(selection) = selection {
@@ -405,6 +407,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         skills::refuse_cursor(request, "tool")?;
+        if self.scoped(&context) {
+            return Ok(self.scoped_list(&context));
+        }
         let mode = self.mode(&context);
         let place = self.place(&context);
         let session = match mode {
@@ -487,13 +492,15 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let _ = context;
         // rmcp hands over as "custom" a `tools/call` whose params it could not read.
         if request.method == "tools/call" {
             return Err(ErrorData::invalid_params(
                 tools_call_problem(request.params.as_ref()),
                 None,
             ));
+        }
+        if let Some(answer) = self.extension_request(&request, &context) {
+            return answer;
         }
         Err(ErrorData::new(
             rmcp::model::ErrorCode::METHOD_NOT_FOUND,
@@ -508,6 +515,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         context.extensions.insert(self.log_level.clone());
+        if self.scoped(&context) {
+            return self.scoped_call(request, &context).await;
+        }
         let name = request.name.as_ref();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let mode = self.mode(&context);

@@ -1,7 +1,7 @@
 //! The hints in each tool's `_meta` (`ClientHints`): `anthropic/alwaysLoad` on the builtins
 //! and the basic tools, `anthropic/searchHint` and the membership label on the switchable
 //! groups' tools, each switchable, in every mode; and a toolkit whose group names clash under
-//! the drafts' rule, which labels nothing.
+//! the drafts' rule, which labels nothing and declares no groups extension.
 
 use crate::skills_support;
 use crate::support;
@@ -130,6 +130,18 @@ async fn each_hint_turns_off_alone() {
             want,
             "{hints:?}"
         );
+        // The grouping extension goes with the labels.
+        let info = client.peer_info().unwrap();
+        let declared = info
+            .capabilities
+            .extensions
+            .as_ref()
+            .is_some_and(|e| e.contains_key("io.modelcontextprotocol/grouping"));
+        assert_eq!(
+            declared,
+            kept.contains(&"io.modelcontextprotocol/groups"),
+            "{hints:?}"
+        );
         client.cancel().await.unwrap();
     }
 }
@@ -236,6 +248,18 @@ async fn names_that_clash_under_the_drafts_rule_label_nothing() {
         "the groups `web` and `WEB` all map to the name `web` (lowercase, `_` as `-`): rename one so each group has a name of its own"
     );
     let (client, _) = connect(&server, Session::new()).await;
+    let extensions = client
+        .peer_info()
+        .unwrap()
+        .capabilities
+        .extensions
+        .clone()
+        .unwrap_or_default();
+    assert!(
+        !extensions.contains_key("io.modelcontextprotocol/groups")
+            && !extensions.contains_key("io.modelcontextprotocol/grouping"),
+        "{extensions:?}"
+    );
     // The vendor hints stay; no tool carries a label.
     for (name, meta) in metas(&client.list_all_tools().await.unwrap()) {
         assert!(
@@ -246,5 +270,16 @@ async fn names_that_clash_under_the_drafts_rule_label_nothing() {
             assert!(meta.get("anthropic/searchHint").is_some(), "{name}: {meta}");
         }
     }
+    // And the extension's methods are not found.
+    let e = client
+        .send_request(rmcp::model::ClientRequest::CustomRequest(
+            rmcp::model::CustomRequest::new("groups/list", None),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        support::rpc_error(e).0,
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND
+    );
     client.cancel().await.unwrap();
 }

@@ -18,6 +18,7 @@ mod python;
 mod skills_support;
 
 mod elicitation;
+mod groups_ext;
 mod hints;
 mod http;
 mod jsonrpc;
@@ -25,6 +26,7 @@ mod logging;
 mod modes;
 mod not_offered;
 mod origin;
+mod raw;
 mod readme;
 mod skills;
 mod skills_interop;
