@@ -15,7 +15,7 @@
 //!
 //! | [`Mode`] | `tools/list` | `reset_tools` | where the active set lives |
 //! |---|---|---|---|
-//! | [`Selected`](Mode::Selected) | the basic tools and the tools of the groups chosen at connect time | hidden | nowhere: a command-line flag (stdio) or the URL (`/mcp?groups=web_search,scraping`) |
+//! | [`Selected`](Mode::Selected) | the basic tools and the tools of the groups chosen at connect time | hidden | nowhere: a command-line flag (stdio), or each HTTP request (`/mcp/web_search,scraping`, `X-MCP-Toolsets: web_search,scraping` or `/mcp?groups=web_search,scraping`) |
 //! | [`Mask`](Mode::Mask) | every tool, `reset_tools` first, in the toolkit's stable order; the same for every client | listed | the process (stdio), the protocol session (HTTP clients that open one), or a [`GroupStore`] under a key (stateless HTTP) |
 //! | [`List`](Mode::List) | `reset_tools`, the basic tools and the active groups' tools; `notifications/tools/list_changed` after a reset that changed the set | listed | as in mask mode |
 //!
@@ -24,7 +24,8 @@
 //!   (`"web_search, files".parse()`) returns an
 //!   [`UnknownGroup`](toolgroup_core::registry::UnknownGroup) for the command line, and the HTTP service answers `400 Bad Request` with
 //!   a JSON body. The chosen groups' instructions are part of the server's `instructions`. A
-//!   call to a tool outside the chosen groups is an unknown tool.
+//!   call to a tool outside the chosen groups is an unknown tool. An HTTP request that
+//!   selects groups is served this way in every mode (see "Selecting groups per request").
 //! - **Mask** is what the 2026-07-28 revision allows (a `tools/list` that does not vary per
 //!   connection nor as a side effect of other requests): a call to a tool of an inactive
 //!   group is not run and answers an `isError` result naming the group to switch on with
@@ -113,6 +114,20 @@
 //! switchable group is refused as inactive, and `reset_tools` answers an error result that
 //! says the server cannot keep the active groups for this client. Nothing is saved. Use the
 //! selected mode for clients without an identity.
+//!
+//! # Selecting groups per request
+//!
+//! An HTTP request may select groups in three forms: the URL's `groups` parameter
+//! (`/mcp?groups=web_search,scraping`), the path below the endpoint (`/mcp/web_search,scraping`,
+//! Google's MCP Toolbox's form; the service sees `/web_search,scraping` when mounted with
+//! `nest_service` or [`McpServer::router`]) and the `X-MCP-Toolsets: web_search,scraping`
+//! header (GitHub's MCP server's form). Such a request is served in selected mode for those
+//! groups whatever the server's mode: the basic tools and the selected groups' tools, no
+//! `reset_tools`, nothing kept. That is what clients that never re-list (Codex, LangChain's
+//! adapters) need, on every revision and without state. Unknown names get `400 Bad Request`
+//! with the real names (`{"error": "unknown_groups", ...}`), the client's text escaped; two
+//! forms that select different groups get `400` (`{"error": "conflicting_groups", ...}`); the
+//! same groups in two forms are one selection.
 //!
 //! # Browsers and malformed messages
 //!
@@ -226,6 +241,8 @@ mod http_service;
 #[cfg(feature = "http")]
 mod jsonrpc;
 mod logging;
+#[cfg(feature = "http")]
+mod selection;
 mod skills;
 mod store;
 
@@ -590,11 +607,16 @@ impl<R: Registry> McpServer<R> {
     /// Browser requests are refused unless their `Origin` is a loopback origin: accept
     /// others with [`McpHttpService::with_allowed_origins`].
     ///
-    /// In selected mode the groups come from the URL's `groups` parameter
-    /// (`/mcp?groups=web_search,scraping`); unknown names get `400 Bad Request` with the JSON
-    /// `{"error": "unknown_groups", "message", "unknown": [{"name", "did_you_mean"}], "groups"}`.
-    /// In the other modes a `groups` parameter is refused the
-    /// same way (the model switches groups there).
+    /// A request may select groups, in any mode: the URL's `groups` parameter
+    /// (`/mcp?groups=web_search,scraping`), the path below the mount point
+    /// (`/mcp/web_search,scraping`: the service sees `/web_search,scraping` when mounted with
+    /// `nest_service`, as [`router`](Self::router) does), or the `X-MCP-Toolsets` header
+    /// (`X-MCP-Toolsets: web_search,scraping`). Such a request is served in selected mode for
+    /// those groups, whatever the server's mode (see the crate docs, "Selecting groups per
+    /// request"). Unknown names get `400 Bad Request` with the JSON
+    /// `{"error": "unknown_groups", "message", "unknown": [{"name", "did_you_mean"}], "groups"}`;
+    /// two forms that select different groups get `400` with
+    /// `{"error": "conflicting_groups", "message"}`.
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http_service(

@@ -105,32 +105,38 @@ impl<R: Registry> McpHandler<R> {
         &self.shared.toolkit
     }
 
-    /// The mode this request is served in: list falls back to mask for 2026-07-28.
+    /// The mode this request is served in: selected for a request that selects groups (over
+    /// HTTP), and list falls back to mask for 2026-07-28.
     fn mode(&self, ctx: &RequestContext<RoleServer>) -> Mode {
         match self.shared.mode {
+            _ if self.requested(ctx).is_some() => Mode::Selected,
             Mode::List if is_2026_or_later(ctx) => Mode::Mask,
             mode => mode,
         }
     }
 
-    /// The chosen groups in selected mode: the URL's `groups` parameter over HTTP (already
-    /// validated by the HTTP service), else the handler's own.
-    fn selection(&self, ctx: &RequestContext<RoleServer>) -> Session<R> {
+    /// The groups an HTTP request selects (its path, `X-MCP-Toolsets` header or `groups`
+    /// parameter), if it selects any.
+    fn requested(&self, ctx: &RequestContext<RoleServer>) -> Option<Session<R>> {
         #[cfg(feature = "http")]
-        if let Some(parts) = ctx.extensions.get::<http::request::Parts>()
-            && let Some(query) = parts.uri.query()
-            && let Some(names) = crate::http_service::groups_param(query)
-        {
-            // The HTTP service refused unknown names before the request got here.
-            return crate::parse_groups::<R>(names.iter().map(String::as_str))
-                .unwrap_or_else(|_| Session::new());
+        if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
+            // The HTTP service refused unknown names and disagreeing forms before the request
+            // got here; a handler served some other way selects no group then.
+            return crate::selection::selection::<R>(&parts.uri, &parts.headers)
+                .unwrap_or_else(|_| Some(Session::new()));
         }
         let _ = ctx;
-        self.fixed
+        None
+    }
+
+    /// The chosen groups of a request served in selected mode: the request's own, else the
+    /// handler's.
+    fn selection(&self, ctx: &RequestContext<RoleServer>) -> Session<R> {
+        self.requested(ctx).unwrap_or(self.fixed)
     }
 
     fn place(&self, ctx: &RequestContext<RoleServer>) -> Place<R> {
-        if self.shared.mode == Mode::Selected {
+        if self.mode(ctx) == Mode::Selected {
             return Place::Fixed(self.selection(ctx));
         }
         #[cfg(feature = "http")]
@@ -252,12 +258,15 @@ impl<R: Registry> McpHandler<R> {
         ErrorData::invalid_params(message, None)
     }
 
-    fn info(&self, selection: Option<&Session<R>>) -> ServerConfig {
+    /// What the server declares to a request served in `mode` (`selection`: the chosen
+    /// groups in selected mode). `tools.listChanged` only where the list can change: list
+    /// mode.
+    fn info(&self, mode: Mode, selection: Option<&Session<R>>) -> ServerConfig {
         #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
         let mut capabilities = ServerCapabilities::builder()
             .enable_logging()
             .enable_tools();
-        if self.shared.mode == Mode::List {
+        if mode == Mode::List {
             capabilities = capabilities.enable_tool_list_changed();
         }
         let mut capabilities = capabilities.build();
@@ -270,7 +279,7 @@ impl<R: Registry> McpHandler<R> {
                 .get_or_insert_with(Default::default)
                 .extend(declared.extensions.unwrap_or_default());
         }
-        extension::declare(&self.shared, self.shared.mode, &mut capabilities);
+        extension::declare(&self.shared, mode, &mut capabilities);
         let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
         let mut instructions = self.shared.instructions.clone().unwrap_or_default();
         if let Some(selection) = selection {
@@ -289,10 +298,9 @@ impl<R: Registry> McpHandler<R> {
     }
 
     fn info_for(&self, ctx: &RequestContext<RoleServer>) -> ServerConfig {
-        if self.shared.mode == Mode::Selected {
-            self.info(Some(&self.selection(ctx)))
-        } else {
-            self.info(None)
+        match self.mode(ctx) {
+            Mode::Selected => self.info(Mode::Selected, Some(&self.selection(ctx))),
+            mode => self.info(mode, None),
         }
     }
 
@@ -372,10 +380,9 @@ impl<R: Registry> McpHandler<R> {
 
 impl<R: Registry> ServerHandler for McpHandler<R> {
     fn get_info(&self) -> ServerConfig {
-        if self.shared.mode == Mode::Selected {
-            self.info(Some(&self.fixed))
-        } else {
-            self.info(None)
+        match self.shared.mode {
+            Mode::Selected => self.info(Mode::Selected, Some(&self.fixed)),
+            mode => self.info(mode, None),
         }
     }
 
@@ -386,7 +393,10 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
+        // What this request is served: a request that selects groups is served in selected
+        // mode, whatever the server's.
         let info = self.info_for(&context);
+        result.capabilities = info.capabilities;
         result.instructions = info.instructions;
         Ok(result)
     }

@@ -28,5 +28,6 @@ mod not_offered;
 mod origin;
 mod raw;
 mod readme;
+mod selection;
 mod skills;
 mod skills_interop;
