@@ -261,7 +261,6 @@ use group_names::GroupNames;
 pub use axum;
 pub use elicit::ElicitationApprover;
 pub use group_names::GroupNameProblem;
-pub(crate) use groups::parse_groups;
 pub use groups::{Mode, UnknownMode};
 pub use handler::McpHandler;
 pub use hints::{ALWAYS_LOAD_META_KEY, ClientHints, GROUPS_META_KEY, SEARCH_HINT_META_KEY};

@@ -9,6 +9,8 @@ use serde_json::Value;
 use toolgroup_core::registry::UnknownGroup;
 use toolgroup_core::{Registry, Session};
 
+use crate::echo;
+
 /// The header that selects groups (GitHub's MCP server's name for it).
 pub(crate) const TOOLSETS_HEADER: &str = "x-mcp-toolsets";
 
@@ -25,7 +27,7 @@ impl Refused {
     /// The JSON body of the `400` answer.
     pub(crate) fn to_json(&self) -> Value {
         match self {
-            Refused::Unknown(error) => crate::groups::unknown_groups_json(error),
+            Refused::Unknown(error) => unknown_groups_json(error),
             Refused::Conflict(message) => serde_json::json!({
                 "error": "conflicting_groups",
                 "message": message,
@@ -49,7 +51,7 @@ pub(crate) fn selection<R: Registry>(
     for (form, names) in forms {
         let Some(names) = names else { continue };
         let session =
-            crate::parse_groups::<R>(names.iter().map(String::as_str)).map_err(Refused::Unknown)?;
+            parse_groups::<R>(names.iter().map(String::as_str)).map_err(Refused::Unknown)?;
         match &chosen {
             Some((first, earlier)) if *earlier != session => {
                 return Err(Refused::Conflict(format!(
@@ -63,6 +65,36 @@ pub(crate) fn selection<R: Registry>(
         }
     }
     Ok(chosen.map(|(_, session)| session))
+}
+
+/// The JSON body of the HTTP service's `400` answer to unknown group names:
+/// `{"error": "unknown_groups", "message": ..., "unknown": [{"name", "did_you_mean"}],
+/// "groups": [every switchable group]}`.
+pub(crate) fn unknown_groups_json(error: &UnknownGroup) -> Value {
+    let unknown: Vec<Value> = error
+        .unknown
+        .iter()
+        .map(|name| {
+            serde_json::json!({
+                "name": echo(name, 64),
+                "did_you_mean": error.suggestion(name),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "error": "unknown_groups",
+        "message": error.to_string(),
+        "unknown": unknown,
+        "groups": error.known,
+    })
+}
+
+/// The session of a list of group names (a URL's `groups` parameter): each trimmed, empty
+/// items skipped, every unknown name refused at once.
+pub(crate) fn parse_groups<'a, R: Registry>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<Session<R>, UnknownGroup> {
+    Session::restore(names.into_iter().map(str::trim).filter(|n| !n.is_empty()))
 }
 
 /// `` `a`, `b` ``, or "no group".
