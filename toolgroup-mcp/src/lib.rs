@@ -32,7 +32,10 @@
 //!   `reset_tools`. Its list carries cache hints (`ttlMs`, `cacheScope: "public"`).
 //! - **List** is for revisions up to 2025-11-25. Calls to inactive tools are still
 //!   refused (many clients never re-list). A 2026-07-28 client of a list-mode server is served
-//!   in mask mode.
+//!   in mask mode: its list never changes, so `tools.listChanged` is declared (in `initialize`)
+//!   only to clients of the revisions up to 2025-11-25, and `server/discover` at 2026-07-28
+//!   declares no list change to listen for (`subscriptions/listen` answers `-32601`, as for a
+//!   server that declares nothing to listen to).
 //!
 //! # Groups for clients that search their own tools
 //!
@@ -165,6 +168,9 @@
 //! | `notifications/cancelled`, an HTTP client that disconnects | the call is cancelled: the tool's future is dropped, `ToolContext::is_cancelled` turns true |
 //! | the JSON-RPC request id | the call id |
 //! | the HTTP request | per-call data: `Extension<http::request::Parts>` in a tool (headers, URI), and every value in the request's own extensions (what an auth layer inserted) as `Extension<T>` |
+//!
+//! A method the server does not have answers `-32601` with the message
+//! ``method not found: `<method>` ``, the name escaped.
 //!
 //! Unknown tools are protocol errors as the MCP specification says (`-32602`), not `isError`
 //! results: a client that lists before calling never produces one, and a tool outside the

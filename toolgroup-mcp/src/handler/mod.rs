@@ -108,9 +108,14 @@ impl<R: Registry> McpHandler<R> {
     /// The mode this request is served in: selected for a request that selects groups (over
     /// HTTP), and list falls back to mask for 2026-07-28.
     fn mode(&self, ctx: &RequestContext<RoleServer>) -> Mode {
+        self.mode_for(ctx, is_2026_or_later(ctx))
+    }
+
+    /// [`mode`](Self::mode) for a request of the revision `modern` says.
+    fn mode_for(&self, ctx: &RequestContext<RoleServer>, modern: bool) -> Mode {
         match self.shared.mode {
             _ if self.requested(ctx).is_some() => Mode::Selected,
-            Mode::List if is_2026_or_later(ctx) => Mode::Mask,
+            Mode::List if modern => Mode::Mask,
             mode => mode,
         }
     }
@@ -260,7 +265,7 @@ impl<R: Registry> McpHandler<R> {
 
     /// What the server declares to a request served in `mode` (`selection`: the chosen
     /// groups in selected mode). `tools.listChanged` only where the list can change: list
-    /// mode.
+    /// mode, which 2026-07-28 requests are never served in.
     fn info(&self, mode: Mode, selection: Option<&Session<R>>) -> ServerConfig {
         #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
         let mut capabilities = ServerCapabilities::builder()
@@ -297,8 +302,9 @@ impl<R: Registry> McpHandler<R> {
         info
     }
 
-    fn info_for(&self, ctx: &RequestContext<RoleServer>) -> ServerConfig {
-        match self.mode(ctx) {
+    /// [`info`](Self::info) for a request of the revision `modern` says.
+    fn info_for(&self, ctx: &RequestContext<RoleServer>, modern: bool) -> ServerConfig {
+        match self.mode_for(ctx, modern) {
             Mode::Selected => self.info(Mode::Selected, Some(&self.selection(ctx))),
             mode => self.info(mode, None),
         }
@@ -393,9 +399,10 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
-        // What this request is served: a request that selects groups is served in selected
-        // mode, whatever the server's.
-        let info = self.info_for(&context);
+        // Declared for the negotiated revision, not the one asked for (a client that asks for
+        // 2026-07-28, which has no `initialize`, gets 2025-11-25 and is served for it).
+        let modern = result.protocol_version.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
+        let info = self.info_for(&context, modern);
         result.capabilities = info.capabilities;
         result.instructions = info.instructions;
         Ok(result)
@@ -405,9 +412,10 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         &self,
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
+        let modern = is_2026_or_later(&context);
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.info_for(&context),
+            self.info_for(&context, modern),
         ))
     }
 
@@ -514,7 +522,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
         Err(ErrorData::new(
             rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            request.method,
+            format!("method not found: `{}`", crate::echo(&request.method, 64)),
             None,
         ))
     }

@@ -375,6 +375,18 @@ async fn groups_get_refuses_bad_input_and_changes_nothing() {
     }
 }
 
+#[tokio::test]
+async fn unknown_methods_are_named_escaped() {
+    for (era, mut raw, _) in every_era(&server(Mode::Mask), json!({})).await {
+        let (code, message) = raw.error("groups/\u{7}explode", json!({})).await;
+        assert_eq!(
+            (code, message.as_str()),
+            (-32601, "method not found: `groups/\\u{7}explode`"),
+            "{era}"
+        );
+    }
+}
+
 /// Over stateless HTTP, a declaring client's calls neither load nor save the active
 /// groups of its key.
 #[tokio::test]

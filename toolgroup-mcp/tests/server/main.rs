@@ -17,6 +17,7 @@ mod python;
 #[path = "../skills_support/mod.rs"]
 mod skills_support;
 
+mod capabilities;
 mod elicitation;
 mod groups_ext;
 mod hints;
