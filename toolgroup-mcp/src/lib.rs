@@ -61,6 +61,16 @@
 //! `io.modelcontextprotocol/grouping` with `{"listChanged": false}` in every mode and answers
 //! its `groups/list`, so the labels resolve.
 //!
+//! **Activation on first use** ([`McpServer::with_first_use_activation`], or the toolkit's
+//! [`Toolkit::with_first_use_activation`]; off by default): a call of a tool of an inactive
+//! group activates the group and runs, when the policy allows it and the result is not an
+//! error, and its result carries the group's tools and instructions once. A model whose
+//! client found the tool by searching reaches it in one call. The activation is kept where the
+//! active set lives (below), with `notifications/tools/list_changed` in list mode; a stateless
+//! request without a key runs the call with its group active for that call alone (the
+//! instructions come with each such call). A request served in selected mode activates nothing
+//! (its groups are the selected ones).
+//!
 //! **The `io.modelcontextprotocol/groups` extension** (the progressive-disclosure working
 //! group's draft "Progressive Disclosure via Groups", `seps/0000-progressive-disclosure-groups.md`
 //! @6de0195cd83b8f4f44e958c44ed21ea4b3752bee, 2026-09-28), in mask and list mode
@@ -116,7 +126,8 @@
 //! request sees no switchable group active: the basic tools work, a call to a tool of a
 //! switchable group is refused as inactive, and `reset_tools` answers an error result that
 //! says the server cannot keep the active groups for this client. Nothing is saved. Use the
-//! selected mode for clients without an identity.
+//! selected mode (or a per-request selection) for clients without an identity. Under
+//! first-use activation, such a call runs with its group active for that call alone.
 //!
 //! # Selecting groups per request
 //!
@@ -323,6 +334,8 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) groups_extension: bool,
     /// The switchable groups' names under the groups drafts' rule.
     pub(crate) names: Arc<GroupNames>,
+    /// First-use activation (`None`: the toolkit's choice).
+    pub(crate) first_use: Option<bool>,
 }
 
 /// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
@@ -345,6 +358,7 @@ impl<R: Registry> Clone for Shared<R> {
             hints: self.hints,
             groups_extension: self.groups_extension,
             names: self.names.clone(),
+            first_use: self.first_use,
         }
     }
 }
@@ -444,6 +458,7 @@ impl<R: Registry> McpServer<R> {
             hints: ClientHints::default(),
             groups_extension: true,
             names: Arc::new(names),
+            first_use: None,
         };
         shared.render_tools();
         McpServer {
@@ -528,6 +543,22 @@ impl<R: Registry> McpServer<R> {
     #[must_use]
     pub fn with_groups_extension(mut self, on: bool) -> Self {
         self.shared_mut().groups_extension = on;
+        self
+    }
+
+    /// Whether a call of a tool of an inactive group activates the group and runs
+    /// ([`Toolkit::with_first_use_activation`], which this overrides for the server's calls;
+    /// default: the toolkit's choice). The activation is kept where the active set lives (the
+    /// connection, or the store under the request's key) and, in list mode, sends
+    /// `notifications/tools/list_changed`; the result carries the group's tools and
+    /// instructions once. A stateless HTTP request without a key cannot keep it: its call runs
+    /// with the group active for that call alone. Requests served in selected mode (their
+    /// groups are the selected ones) and those of clients of the groups extension (every
+    /// group callable) activate nothing. See the crate docs, "Groups for clients that search
+    /// their own tools".
+    #[must_use]
+    pub fn with_first_use_activation(mut self, on: bool) -> Self {
+        self.shared_mut().first_use = Some(on);
         self
     }
 

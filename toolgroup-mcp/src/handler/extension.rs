@@ -146,7 +146,7 @@ impl<R: Registry> McpHandler<R> {
             _ => return Err(self.scoped_unknown(name)),
         }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let result = forward_call(toolkit, &mut session, name, &arguments, ctx).await;
+        let result = forward_call(toolkit, &mut session, name, &arguments, ctx, false).await;
         self.to_mcp(name, result)
     }
 

@@ -558,7 +558,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 return Err(self.unknown_tool(name, mode, selection));
             };
             let mut session = *selection;
-            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            // The selection is the connection's groups: a call activates none.
+            let result =
+                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
             if resolved.changes_session() && session != *selection {
                 return Ok(Self::error_result(format!(
                     "`{name}` was not run: loading this skill would activate its group, but this connection's groups are the ones it selected. Nothing was changed."
@@ -571,7 +573,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return Err(self.unknown_tool(name, mode, &session));
         };
 
-        if !resolved.changes_session() {
+        let changes = matches!(resolved.kind(), ToolKind::ResetTools | ToolKind::LoadSkill)
+            || self.activates_on_first_use(&resolved);
+        if !changes {
             let loaded = match &place {
                 // A basic tool needs no active set: it answers while the store is down.
                 Place::Keyed(_) if resolved.group().is_some_and(|g| g.basic) => Ok(Session::new()),
@@ -585,7 +589,8 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                     )));
                 }
             };
-            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            let result =
+                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
             return self.to_mcp(name, result);
         }
 

@@ -19,6 +19,7 @@ mod skills_support;
 
 mod capabilities;
 mod elicitation;
+mod first_use;
 mod groups_ext;
 mod hints;
 mod http;
