@@ -35,8 +35,9 @@ fn groups_declared<R: Registry>(shared: &Shared<R>, mode: Mode) -> bool {
     shared.groups_offered() && matches!(mode, Mode::Mask | Mode::List)
 }
 
-/// Add the groups extensions a request served in `mode` is offered to `capabilities`.
-/// Neither has `listChanged`: the groups are compiled in.
+/// Add the groups extensions a request served in `mode` is offered to `capabilities`. No
+/// list of groups ever changes (they are compiled in): `groups` declares no `listChanged`,
+/// `grouping` declares it `false`.
 pub(super) fn declare<R: Registry>(
     shared: &Shared<R>,
     mode: Mode,
