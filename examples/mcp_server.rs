@@ -22,25 +22,33 @@ use std::process::ExitCode;
 
 use toolgroup::Session;
 use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;
-use toolgroup::mcp::{McpServer, Mode};
+use toolgroup::mcp::{ClientHints, McpServer, Mode};
 
-const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT]
+const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT] [--no-first-use] [--no-hints] [--no-groups-extension]
 
 Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on) and the
 group `charts` (`bar_chart` answers with a PNG image) over MCP.
   --transport  stdio (default) or http (Streamable HTTP at /mcp)
   --mode       selected: the groups are chosen at connect time (--groups on stdio, ?groups= in the URL over HTTP)
-               mask (default): every tool listed; reset_tools switches groups, inactive calls are refused
+               mask (default): every tool listed; reset_tools switches groups, and a call of an
+                 inactive group's tool activates its group (see --no-first-use)
                list: the list follows reset_tools, with notifications/tools/list_changed
   --groups     stdio: the chosen groups (selected) or the starting active groups (mask, list)
   --listen     http: the address to listen on (default 127.0.0.1:8000)
-Over stateless HTTP the active groups are kept per `x-user-id` header value.";
+  --no-first-use         refuse calls of inactive groups' tools (naming the group to switch on)
+  --no-hints             no client hints in the tools' _meta (anthropic/alwaysLoad, searchHint, group labels)
+  --no-groups-extension  do not serve the io.modelcontextprotocol/groups extension
+Over stateless HTTP the active groups are kept per `x-user-id` header value; over HTTP a
+request may also choose its groups itself: /mcp/web_search, or the X-MCP-Toolsets header.";
 
 struct Options {
     http: bool,
     mode: Mode,
     groups: Option<String>,
     listen: String,
+    first_use: bool,
+    hints: bool,
+    groups_extension: bool,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -49,6 +57,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         mode: Mode::Mask,
         groups: None,
         listen: "127.0.0.1:8000".to_owned(),
+        first_use: true,
+        hints: true,
+        groups_extension: true,
     };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -69,6 +80,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             }
             "--groups" => options.groups = Some(value("--groups")?),
             "--listen" => options.listen = value("--listen")?,
+            "--no-first-use" => options.first_use = false,
+            "--no-hints" => options.hints = false,
+            "--no-groups-extension" => options.groups_extension = false,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -97,7 +111,14 @@ async fn main() -> ExitCode {
     };
     let server = McpServer::new(charts::toolkit(), options.mode)
         .with_instructions("The quickstart toolkit of toolgroup: notes, web search, page fetching (offline, canned results), and bar charts drawn as PNG images.")
-        .with_key(|parts| parts.headers.get("x-user-id")?.to_str().ok().map(str::to_owned));
+        .with_key(|parts| parts.headers.get("x-user-id")?.to_str().ok().map(str::to_owned))
+        .with_first_use_activation(options.first_use)
+        .with_client_hints(if options.hints {
+            ClientHints::default()
+        } else {
+            ClientHints::none()
+        })
+        .with_groups_extension(options.groups_extension);
     if options.http {
         let listener = match tokio::net::TcpListener::bind(&options.listen).await {
             Ok(l) => l,

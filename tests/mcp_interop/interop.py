@@ -91,10 +91,19 @@ async def mask(label, target, mode):
         r = await client.call_tool("note_write", {"text": "hi"})
         check(f"{label}: a basic tool runs", not r.is_error and text(r) == "noted: hi", text(r))
         r = await client.call_tool("web_search", {"query": "rust"})
-        check(f"{label}: an inactive call is refused, naming its group",
-              r.is_error and "group `web_search`" in text(r), text(r))
+        check(f"{label}: an inactive group's tool activates its group on first use and runs",
+              not r.is_error and "hit for rust" in text(r)
+              and "This call activated the group `web_search`" in text(r) and "Cite your sources." in text(r),
+              text(r))
         r = await client.call_tool("reset_tools", {**EVERY_GROUP_OFF, "web_search": True, "waiting": True})
-        check(f"{label}: reset_tools switches groups on", not r.is_error and "Cite your sources." in text(r), text(r))
+        check(f"{label}: reset_tools switches groups on, keeping the one activated on first use",
+              not r.is_error and "Activated: waiting" in text(r) and "Kept: web_search" in text(r), text(r))
+        structured = r.structured_content or {}
+        check(f"{label}: reset_tools' structured content names the groups' tools",
+              {"group": "waiting", "tools": ["slow", "count"]} == next(
+                  ({k: v for k, v in g.items() if k != "instructions"}
+                   for g in structured.get("available", []) if g.get("group") == "waiting"), None),
+              structured)
         r = await client.call_tool("web_search", {"query": "rust"})
         check(f"{label}: the switched-on tool runs", not r.is_error and "hit for rust" in text(r), text(r))
         r = await client.call_tool("reset_tools", {"web_serch": True})
@@ -163,9 +172,8 @@ async def listing(label, target):
         check(f"{label}: tools/list follows the session",
               await names(client) == ["reset_tools", *BASIC], await names(client))
         r = await client.call_tool("page_fetch", {"url": "https://a"})
-        check(f"{label}: an inactive call is refused", r.is_error and "group `scraping`" in text(r), text(r))
-        r = await client.call_tool("reset_tools", {**EVERY_GROUP_OFF, "scraping": True})
-        check(f"{label}: reset_tools succeeds", not r.is_error, text(r))
+        check(f"{label}: an unlisted tool of an inactive group activates its group on first use",
+              not r.is_error and "This call activated the group `scraping`" in text(r), text(r))
         with anyio.move_on_after(10):
             await changed.wait()
         check(f"{label}: notifications/tools/list_changed arrives", changed.is_set())
@@ -238,11 +246,18 @@ async def example():
     async with Client(gated_example, mode="auto") as client:
         check("example stdio mask: bar_chart is listed", "bar_chart" in await names(client), await names(client))
         r = await client.call_tool("bar_chart", {"values": [1]})
-        check("example stdio mask: bar_chart is refused while charts is off",
-              r.is_error and "group `charts`" in text(r), text(r))
+        check("example stdio mask: bar_chart activates charts on first use and draws",
+              not r.is_error and any(c.type == "image" for c in r.content)
+              and "This call activated the group `charts`" in text(r), text(r))
         r = await client.call_tool("reset_tools", {"web_search": False, "scraping": False, "charts": True})
-        check("example stdio mask: reset_tools switches charts on", not r.is_error, text(r))
+        check("example stdio mask: reset_tools keeps charts on", not r.is_error, text(r))
         await chart("example stdio mask", client)
+    refusing_example = StdioServerParameters(
+        command=EXAMPLE, args=["--transport", "stdio", "--mode", "mask", "--no-first-use"])
+    async with Client(refusing_example, mode="auto") as client:
+        r = await client.call_tool("bar_chart", {"values": [1]})
+        check("example stdio mask --no-first-use: bar_chart is refused while charts is off",
+              r.is_error and "group `charts`" in text(r), text(r))
     selected_example = StdioServerParameters(
         command=EXAMPLE, args=["--transport", "stdio", "--mode", "selected", "--groups", "charts"])
     async with Client(selected_example, mode="legacy") as client:

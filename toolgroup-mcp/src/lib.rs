@@ -61,9 +61,9 @@
 //! `io.modelcontextprotocol/grouping` with `{"listChanged": false}` in every mode and answers
 //! its `groups/list`, so the labels resolve.
 //!
-//! **Activation on first use** ([`McpServer::with_first_use_activation`], or the toolkit's
-//! [`Toolkit::with_first_use_activation`]; off by default): a call of a tool of an inactive
-//! group activates the group and runs, when the policy allows it and the result is not an
+//! **Activation on first use** ([`McpServer::with_first_use_activation`]; on by default,
+//! whatever the toolkit's own [`Toolkit::with_first_use_activation`] says): a call of a tool
+//! of an inactive group activates the group and runs, when the policy allows it and the result is not an
 //! error, and its result carries the group's tools and instructions once. A model whose
 //! client found the tool by searching reaches it in one call. The activation is kept where the
 //! active set lives (below), with `notifications/tools/list_changed` in list mode; a stateless
@@ -458,7 +458,8 @@ impl<R: Registry> McpServer<R> {
             hints: ClientHints::default(),
             groups_extension: true,
             names: Arc::new(names),
-            first_use: None,
+            // On: the measured default (docs/tokens-and-cache.md, "Over MCP").
+            first_use: Some(true),
         };
         shared.render_tools();
         McpServer {
@@ -547,8 +548,11 @@ impl<R: Registry> McpServer<R> {
     }
 
     /// Whether a call of a tool of an inactive group activates the group and runs
-    /// ([`Toolkit::with_first_use_activation`], which this overrides for the server's calls;
-    /// default: the toolkit's choice). The activation is kept where the active set lives (the
+    /// (default `true`, whatever the toolkit's own [`Toolkit::with_first_use_activation`]
+    /// says: with it, a model behind a client that defers every MCP tool behind its own tool
+    /// search, as Claude Code and Codex do, reaches a group's tool in as many requests as
+    /// against a server without groups; `docs/tokens-and-cache.md` has the figures). Turn it
+    /// off where groups must be switched deliberately. The activation is kept where the active set lives (the
     /// connection, or the store under the request's key) and, in list mode, sends
     /// `notifications/tools/list_changed`; the result carries the group's tools and
     /// instructions once. A stateless HTTP request without a key cannot keep it: its call runs

@@ -89,8 +89,9 @@ async fn an_error_result_or_a_denial_activates_nothing() {
 
 #[tokio::test]
 async fn the_server_choice_overrides_the_toolkits() {
-    let toolkit = || support::toolkit().with_first_use_activation(true);
-    // The toolkit's choice, by default.
+    // The toolkit refuses such calls by default; the server activates, by default.
+    let toolkit = support::toolkit;
+    assert!(!toolkit().first_use_activation());
     let (client, _) = connect(&McpServer::new(toolkit(), Mode::Mask), Session::new()).await;
     let r = call(&client, "web_search", json!({"query": "q"}))
         .await

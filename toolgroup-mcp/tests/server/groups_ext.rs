@@ -17,6 +17,9 @@ const LEGACY: [&str; 2] = ["2025-06-18", "2025-11-25"];
 
 fn server(mode: Mode) -> McpServer<support::Agent> {
     McpServer::new(support::toolkit(), mode)
+        // These tests are about refusing calls of inactive groups (`first_use.rs` tests the
+        // default, activation on first use).
+        .with_first_use_activation(false)
 }
 
 /// A connection of each era declaring `capabilities`: the two `initialize` revisions, then

@@ -52,6 +52,9 @@ fn keyed_server<R: toolgroup::Registry>(
     mode: Mode,
 ) -> McpServer<R> {
     McpServer::new(toolkit, mode)
+        // These tests are about refusing calls of inactive groups (`first_use.rs` tests the
+        // default, activation on first use).
+        .with_first_use_activation(false)
         .with_store(store)
         .with_key(|parts| {
             parts
@@ -148,7 +151,7 @@ async fn a_skill_load_that_activates_a_group_is_kept_for_its_key_on_every_replic
 
 #[tokio::test]
 async fn protocol_sessions_keep_their_own_groups() {
-    let server = McpServer::new(support::toolkit(), Mode::Mask);
+    let server = McpServer::new(support::toolkit(), Mode::Mask).with_first_use_activation(false);
     let url = spawn(&server, StreamableHttpServerConfig::default()).await;
     let a = client(&url, &[]).await;
     let b = client(&url, &[]).await;

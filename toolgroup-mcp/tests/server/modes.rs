@@ -27,6 +27,9 @@ use toolgroup_mcp::{GROUP_META_KEY, McpServer, Mode};
 
 fn server(mode: Mode) -> McpServer<Agent> {
     McpServer::new(support::toolkit(), mode)
+        // These tests are about refusing calls of inactive groups (`first_use.rs` tests the
+        // default, activation on first use).
+        .with_first_use_activation(false)
 }
 
 #[tokio::test]
@@ -245,7 +248,7 @@ async fn mask_mode_lists_every_tool_and_refuses_inactive_calls() {
 /// base64 PNG of the bars asked for.
 #[tokio::test]
 async fn the_example_chart_tool_answers_with_an_image_block() {
-    let server = McpServer::new(charts::toolkit(), Mode::Mask);
+    let server = McpServer::new(charts::toolkit(), Mode::Mask).with_first_use_activation(false);
     let (client, _) = connect(&server, Session::new()).await;
     let r = call(&client, "bar_chart", json!({"values": [1]}))
         .await

@@ -22,6 +22,9 @@ type Client = RunningService<RoleClient, Counting>;
 
 fn server(mode: Mode) -> McpServer<Forms> {
     McpServer::new(skills_support::toolkit(), mode)
+        // These tests are about refusing calls of inactive groups (`first_use.rs` tests the
+        // default, activation on first use).
+        .with_first_use_activation(false)
 }
 
 async fn skill_list(client: &Client) -> Vec<Skill> {
@@ -366,7 +369,9 @@ async fn a_skill_load_that_activates_a_group_is_kept_or_refused_never_lost() {
     let server = McpServer::new(
         skills_support::toolkit().with_skill_activation(true),
         Mode::Mask,
-    );
+    )
+    // The skill load activates here, not the tool's first call.
+    .with_first_use_activation(false);
     let (client, _) = connect(&server, Session::new()).await;
     let r = call(&client, "form_fill", json!({"field": "a", "value": "b"}))
         .await
