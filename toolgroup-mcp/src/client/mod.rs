@@ -68,6 +68,7 @@ mod call;
 mod connection;
 mod convert;
 mod error;
+mod groups;
 mod handler;
 mod list;
 mod names;
@@ -80,8 +81,8 @@ mod validate;
 
 pub use tokio_util::sync::CancellationToken;
 
-pub use error::{RemoteError, RemoteSource};
-pub use list::{RemoteTool, ToolList};
+pub use error::{GroupError, RemoteError, RemoteSource};
+pub use list::{HiddenGroup, RemoteGroup, RemoteTool, ToolList};
 pub use names::{
     ExposedName, ExposedNames, MAX_TOOL_NAME_LEN, NameProblem, expose_names, is_valid_tool_name,
 };
