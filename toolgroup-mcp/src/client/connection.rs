@@ -207,13 +207,10 @@ impl Inner {
     /// Every page of `tools/list`, and of `groups/list` when the server declared the
     /// extension.
     async fn lists(&self, peer: &Peer<RoleClient>) -> Result<Lists, RemoteError> {
-        let tools = peer
-            .list_all_tools()
-            .await
-            .map_err(|e| RemoteError::List {
-                server: self.server.label.clone(),
-                source: Arc::new(e),
-            })?;
+        let tools = peer.list_all_tools().await.map_err(|e| RemoteError::List {
+            server: self.server.label.clone(),
+            source: Arc::new(e),
+        })?;
         let tools = tools.into_iter().map(convert::tool).collect();
         if !groups::declared(peer) {
             return Ok((tools, None));

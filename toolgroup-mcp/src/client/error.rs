@@ -94,9 +94,7 @@ impl Error for RemoteError {
             RemoteError::Spawn { source, .. } => Some(&**source),
             RemoteError::Handshake { source, .. }
             | RemoteError::List { source, .. }
-            | RemoteError::ListGroups { source, .. } => {
-                Some(&**source)
-            }
+            | RemoteError::ListGroups { source, .. } => Some(&**source),
             RemoteError::Timeout { .. } => None,
         }
     }
@@ -154,7 +152,11 @@ impl fmt::Display for GroupError {
                 group,
                 known,
             } => {
-                write!(f, "the MCP server `{server}` has no group `{}`", shown(group))?;
+                write!(
+                    f,
+                    "the MCP server `{server}` has no group `{}`",
+                    shown(group)
+                )?;
                 if let Some(guess) = crate::did_you_mean(group, known.iter().map(String::as_str)) {
                     write!(f, "; did you mean `{}`?", shown(guess))?;
                 }

@@ -112,8 +112,9 @@ async fn request(
     match tokio::time::timeout(timeout, handle.await_response()).await {
         // rmcp reads a result into the first of its result types that fits; written back,
         // it is the JSON the server sent (a type that fits ignores no field of it).
-        Ok(result) => Ok(serde_json::to_value(result.map_err(Failure::Service)?)
-            .unwrap_or(Value::Null)),
+        Ok(result) => {
+            Ok(serde_json::to_value(result.map_err(Failure::Service)?).unwrap_or(Value::Null))
+        }
         Err(_) => {
             // Best effort: the server may stop working on it.
             let reason = Some("timed out".to_owned());
@@ -205,7 +206,12 @@ fn entry(value: &Value) -> Entry {
     let meta = match object.get("_meta") {
         None | Some(Value::Null) => None,
         Some(Value::Object(meta)) => Some(meta.clone()),
-        Some(_) => return Err(hidden(name, "its `_meta` in `groups/list` is not an object")),
+        Some(_) => {
+            return Err(hidden(
+                name,
+                "its `_meta` in `groups/list` is not an object",
+            ));
+        }
     };
     Ok(Listed {
         name: name.to_owned(),
@@ -299,8 +305,7 @@ fn read_answer(answer: Value) -> Result<Answer, String> {
     };
     if instructions.is_none() && contents.is_none() {
         return Err(
-            "neither `instructions` nor `contents`, one of which the extension requires"
-                .to_owned(),
+            "neither `instructions` nor `contents`, one of which the extension requires".to_owned(),
         );
     }
     let tools = match contents.and_then(|mut c| c.remove("tools")) {
@@ -311,13 +316,15 @@ fn read_answer(answer: Value) -> Result<Answer, String> {
     let tools = tools
         .into_iter()
         .enumerate()
-        .map(|(i, raw)| match serde_json::from_value::<Tool>(raw.clone()) {
-            Ok(tool) => Ok((raw, convert::tool(tool))),
-            Err(e) => Err(format!(
-                "`contents.tools[{i}]` that is not a tool definition ({})",
-                crate::echo(&e.to_string(), 200)
-            )),
-        })
+        .map(
+            |(i, raw)| match serde_json::from_value::<Tool>(raw.clone()) {
+                Ok(tool) => Ok((raw, convert::tool(tool))),
+                Err(e) => Err(format!(
+                    "`contents.tools[{i}]` that is not a tool definition ({})",
+                    crate::echo(&e.to_string(), 200)
+                )),
+            },
+        )
         .collect::<Result<_, _>>()?;
     Ok(Answer {
         instructions,
@@ -330,7 +337,11 @@ fn read_answer(answer: Value) -> Result<Answer, String> {
 /// hidden, whichever group comes first (a server that breaks them is not trusted to say
 /// which definition is right). `answers[i]` is `None` for an entry hidden already or a
 /// request that did not finish.
-fn check(entries: Vec<Entry>, answers: Vec<Option<Result<Answer, String>>>, top: &[RemoteTool]) -> Groups {
+fn check(
+    entries: Vec<Entry>,
+    answers: Vec<Option<Result<Answer, String>>>,
+    top: &[RemoteTool],
+) -> Groups {
     let top: HashSet<&str> = top.iter().map(|t| t.name.as_str()).collect();
     let mut definitions: HashMap<&str, Vec<(usize, &Value)>> = HashMap::new();
     for (i, answer) in answers.iter().enumerate() {
@@ -403,4 +414,128 @@ fn check(entries: Vec<Entry>, answers: Vec<Option<Result<Answer, String>>>, top:
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str, description: &str) -> Value {
+        json!({"name": name, "description": description, "inputSchema": {"type": "object"}})
+    }
+
+    fn listed(name: &str) -> Entry {
+        entry(&json!({"name": name, "description": "d"}))
+    }
+
+    #[test]
+    fn entries_follow_the_group_type() {
+        let ok = entry(&json!({"name": "a", "title": null, "description": "d", "_meta": {"k": 1}}))
+            .unwrap();
+        assert_eq!(
+            (ok.name.as_str(), ok.title, ok.description.as_str()),
+            ("a", None, "d")
+        );
+        assert_eq!(ok.meta.unwrap()["k"], json!(1));
+        let reason = |v: Value| entry(&v).unwrap_err();
+        assert_eq!(reason(json!("a")).name, "");
+        assert_eq!(reason(json!({"name": "", "description": "d"})).name, "");
+        assert_eq!(reason(json!({"name": 3, "description": "d"})).name, "");
+        let hidden = reason(json!({"name": "a", "description": 1}));
+        assert_eq!(hidden.name, "a");
+        assert!(
+            hidden.reason.contains("no `description`"),
+            "{}",
+            hidden.reason
+        );
+        let title = reason(json!({"name": "a", "description": "d", "title": 1}));
+        assert!(title.reason.contains("`title`"), "{}", title.reason);
+        let meta = reason(json!({"name": "a", "description": "d", "_meta": []}));
+        assert!(meta.reason.contains("`_meta`"), "{}", meta.reason);
+    }
+
+    #[test]
+    fn answers_need_instructions_or_contents_of_the_right_types() {
+        let only = read_answer(json!({"instructions": "do", "resultType": "complete"})).unwrap();
+        assert_eq!(only.instructions.as_deref(), Some("do"));
+        assert!(only.tools.is_empty());
+        let empty_contents = read_answer(json!({"contents": {}})).unwrap();
+        assert!(empty_contents.instructions.is_none() && empty_contents.tools.is_empty());
+        let tools =
+            read_answer(json!({"contents": {"tools": [tool("t", "x")], "prompts": []}})).unwrap();
+        assert_eq!(tools.tools[0].1.name, "t");
+        for (answer, problem) in [
+            (json!([]), "not an object"),
+            (json!({"instructions": null}), "neither"),
+            (json!({"instructions": 1}), "`instructions`"),
+            (json!({"contents": []}), "`contents`"),
+            (json!({"contents": {"tools": {}}}), "`contents.tools`"),
+            (
+                json!({"contents": {"tools": [{"name": "t"}]}}),
+                "`contents.tools[0]`",
+            ),
+        ] {
+            let err = read_answer(answer).unwrap_err();
+            assert!(err.contains(problem), "{err}");
+        }
+    }
+
+    #[test]
+    fn pages_and_duplicates() {
+        let (groups, next) = page(json!({"groups": [1], "nextCursor": "2"})).unwrap();
+        assert_eq!((groups.len(), next.as_deref()), (1, Some("2")));
+        assert_eq!(
+            page(json!({"groups": [], "nextCursor": null})).unwrap().1,
+            None
+        );
+        assert!(page(json!({})).unwrap_err().0.contains("no `groups`"));
+        assert!(
+            page(json!({"groups": [], "nextCursor": 2}))
+                .unwrap_err()
+                .0
+                .contains("`nextCursor`")
+        );
+        let entries = dedup(vec![listed("a"), listed("b"), listed("a")]);
+        assert!(entries[0].is_ok() && entries[1].is_ok());
+        assert!(
+            entries[2]
+                .as_ref()
+                .unwrap_err()
+                .reason
+                .contains("more than once")
+        );
+    }
+
+    #[test]
+    fn the_rules_hide_every_group_that_breaks_them() {
+        let answer = |tools: &[Value]| Some(read_answer(json!({"contents": {"tools": tools}})));
+        let top = [convert::tool(
+            serde_json::from_value(tool("top", "x")).unwrap(),
+        )];
+        let entries = vec![
+            listed("same-1"),
+            listed("same-2"),
+            listed("diff-1"),
+            listed("diff-2"),
+            listed("shadow"),
+            listed("failed"),
+        ];
+        let answers = vec![
+            answer(&[tool("shared", "x")]),
+            answer(&[tool("shared", "x")]),
+            answer(&[tool("other", "x")]),
+            answer(&[tool("other", "y")]),
+            answer(&[tool("top", "x")]),
+            Some(Err("`groups/get` failed: boom".to_owned())),
+        ];
+        let out = check(entries, answers, &top);
+        let offered: Vec<&str> = out.groups.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(offered, ["same-1", "same-2"]);
+        let hidden: Vec<&str> = out.hidden.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(hidden, ["diff-1", "diff-2", "shadow", "failed"]);
+        assert!(out.hidden[0].reason.contains("in the group `diff-2`"));
+        assert!(out.hidden[1].reason.contains("in the group `diff-1`"));
+        assert!(out.hidden[2].reason.contains("also a top-level tool"));
+        assert_eq!(out.hidden[3].reason, "`groups/get` failed: boom");
+    }
 }

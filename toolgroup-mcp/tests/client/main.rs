@@ -1,14 +1,16 @@
 //! The client (feature `client`) against real servers: this crate's own MCP server (in
 //! process over HTTP, and its `interop_server` example as a stdio child), a paginating rmcp
 //! server, and a server on the official Python SDK (`tests/mcp_interop/remote_server.py`,
-//! run with the venv that `.ci/run` creates; skipped without `MCP_VENV`). With it, in one
-//! test binary, the remote groups that use the client: `remote_groups`, `remote_progress`,
+//! run with the venv that `.ci/run` creates; skipped without `MCP_VENV`), and rmcp servers
+//! with the groups extension (`groups_extension`). With it, in one test binary, the remote
+//! groups that use the client: `remote_groups`, `remote_progress`,
 //! `remote_names`, and `server_everything` (npm's reference server, skipped without
 //! `SERVER_EVERYTHING`).
 
 #[path = "../support/mod.rs"]
 mod support;
 
+mod groups_extension;
 mod http;
 mod remote_groups;
 mod remote_names;
