@@ -2,7 +2,7 @@
 //! process over HTTP, and its `interop_server` example as a stdio child), a paginating rmcp
 //! server, and a server on the official Python SDK (`tests/mcp_interop/remote_server.py`,
 //! run with the venv that `.ci/run` creates; skipped without `MCP_VENV`), and rmcp servers
-//! with the groups extension (`groups_extension`). With it, in one test binary, the remote
+//! with the groups extension (`groups_extension`, `groups_hidden`). With it, in one test binary, the remote
 //! groups that use the client: `remote_groups`, `remote_progress`,
 //! `remote_names`, and `server_everything` (npm's reference server, skipped without
 //! `SERVER_EVERYTHING`).
@@ -11,6 +11,8 @@
 mod support;
 
 mod groups_extension;
+mod groups_hidden;
+mod groups_server;
 mod http;
 mod remote_groups;
 mod remote_names;
