@@ -272,7 +272,23 @@ async fn every_problem_is_reported_at_once_and_nothing_changes() {
     assert_eq!(structured["problems"].as_array().unwrap().len(), 5);
     assert_eq!(
         structured["problems"][1],
-        json!({"problem": "not_boolean", "group": "scraping", "found": "a string"})
+        json!({
+            "problem": "not_boolean",
+            "group": "scraping",
+            "found": "a string",
+            "message": "`scraping` must be true or false, got a string"
+        })
+    );
+    // The structured content reads as the text does: every line is a problem's message.
+    for problem in structured["problems"].as_array().unwrap() {
+        let message = problem["message"].as_str().unwrap();
+        assert!(text.contains(&format!("- {message}")), "{message}");
+    }
+    assert!(
+        structured["example"]
+            .as_str()
+            .unwrap()
+            .starts_with("{\"web_search\": true")
     );
 }
 
@@ -323,17 +339,18 @@ async fn omitted_groups_become_inactive_and_the_diff_shows_it() {
     );
     assert_eq!(
         r.text_joined(),
-        "Active groups: web_search, database\nActivated: database\nDeactivated: scraping\nKept: web_search"
+        "Active groups: web_search, database\nActivated: database\nDeactivated: scraping\nKept: web_search\n\
+         <group name=\"database\">\nTools: db_insert, db_count.\n</group>"
     );
     assert_eq!(
         r.structured_content.unwrap(),
         json!({
+            "changed": true,
             "active": ["web_search", "database"],
             "activated": ["database"],
             "deactivated": ["scraping"],
             "kept": ["web_search"],
-            "changed": true,
-            "instructions": []
+            "available": [{"group": "database", "tools": ["db_insert", "db_count"]}]
         })
     );
 }
@@ -351,15 +368,17 @@ async fn activation_returns_new_instructions_in_declaration_order() {
     assert_eq!(
         r.text_joined(),
         "Active groups: web_search, scraping\nActivated: web_search, scraping\nDeactivated: none\nKept: none\n\
-         <group name=\"web_search\">\nCite the URL of every result you use.\n</group>\n\
-         <group name=\"scraping\">\nFetch only pages found by a search.\n</group>"
+         <group name=\"web_search\">\nTools: web_search.\nCite the URL of every result you use.\n</group>\n\
+         <group name=\"scraping\">\nTools: page_fetch.\nFetch only pages found by a search.\n</group>"
     );
-    let instructions = &r.structured_content.unwrap()["instructions"];
+    // What the newly active groups make available, as a model behind a client that shows
+    // only the structured content reads it.
+    let available = &r.structured_content.unwrap()["available"];
     assert_eq!(
-        *instructions,
+        *available,
         json!([
-            {"group": "web_search", "instructions": "Cite the URL of every result you use."},
-            {"group": "scraping", "instructions": "Fetch only pages found by a search."}
+            {"group": "web_search", "tools": ["web_search"], "instructions": "Cite the URL of every result you use."},
+            {"group": "scraping", "tools": ["page_fetch"], "instructions": "Fetch only pages found by a search."}
         ])
     );
 }
@@ -385,7 +404,7 @@ async fn a_call_that_changes_nothing_rereads_all_instructions() {
     );
     assert!(
         text.contains(
-            "<group name=\"web_search\">\nCite the URL of every result you use.\n</group>"
+            "<group name=\"web_search\">\nTools: web_search.\nCite the URL of every result you use.\n</group>"
         ),
         "{text}"
     );

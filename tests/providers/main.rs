@@ -8,6 +8,7 @@ mod support;
 mod calls;
 mod deferred;
 mod delivery;
+mod first_use;
 mod golden;
 mod mcp_dialect;
 mod results;

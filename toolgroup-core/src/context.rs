@@ -73,6 +73,8 @@ pub struct CallContext {
     extensions: Extensions,
     observers: Observers,
     cancel: Option<CancellationToken>,
+    /// This call's choice of first-use activation (`None`: the toolkit's).
+    first_use: Option<bool>,
 }
 
 impl CallContext {
@@ -132,6 +134,21 @@ impl CallContext {
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancel = Some(token);
         self
+    }
+
+    /// Whether a call of a tool of an inactive group activates the group and runs, for
+    /// this call, whatever the toolkit's
+    /// [`with_first_use_activation`](crate::Toolkit::with_first_use_activation) says. An
+    /// MCP server chooses per client this way.
+    #[must_use]
+    pub fn with_first_use_activation(mut self, on: bool) -> Self {
+        self.first_use = Some(on);
+        self
+    }
+
+    /// This call's choice of first-use activation, if it makes one.
+    pub(crate) fn first_use(&self) -> Option<bool> {
+        self.first_use
     }
 
     /// The call's id.

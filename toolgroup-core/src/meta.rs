@@ -22,8 +22,16 @@ pub const BUILTIN_TOOLS: [&str; 3] = [
     crate::skill::READ_SKILL_FILE,
 ];
 
-/// The meta tool's description.
-pub const RESET_TOOLS_DESCRIPTION: &str = "Choose which tool groups are active. Give every group's final state: true to make it active, false to make it inactive (a group left out becomes inactive). Only the tools of active groups are available; the answer lists what changed and the instructions of newly activated groups.";
+/// The meta tool's description: every group is `required` (a strict provider makes the
+/// model give every property), so it asks for every group's final state. The toolkit
+/// still reads an omitted group as `false`.
+pub const RESET_TOOLS_DESCRIPTION: &str = "Choose which tool groups are active. Give every group's final state: true to make it active, false to make it inactive. Only the tools of active groups are available; the answer names the tools each newly active group makes available, with its instructions.";
+
+/// The description of `reset_tools` in MCP's `tools/list`, where no group is `required` and
+/// a group left out becomes inactive: MCP has no strict mode, and some clients (the OpenAI
+/// Agents SDK) check `required` themselves and answer the model a fixed error of their own,
+/// so a call that misses a group would never reach the toolkit's answer.
+pub const RESET_TOOLS_DESCRIPTION_MCP: &str = "Choose which tool groups are active. Give the final state of the groups: true to make a group active, false to make it inactive; a group left out becomes inactive. Only the tools of active groups are available; the answer names the tools each newly active group makes available, with its instructions.";
 
 /// MCP tool annotations: hints a client may show or use; never a security guarantee.
 ///

@@ -29,6 +29,14 @@ pub trait DynamicTools: Send + Sync + 'static {
         ctx: ToolContext<'a>,
         arguments: Arguments<'a>,
     ) -> BoxFuture<'a, CallResult>;
+
+    /// Instructions the source adds to its group's own (the group's declared
+    /// `instructions` come first): shown to the model with them when the group becomes
+    /// active, in the `reset_tools` answer and on activation by a call. A remote MCP group's
+    /// instructions, for one. `None` (the default) adds nothing.
+    fn instructions(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One tool found at run time, as its source describes it.

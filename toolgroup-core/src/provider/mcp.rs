@@ -19,6 +19,8 @@ impl Format for Mcp {
     fn definitions(&self, defs: &[&ToolDefinition]) -> Vec<Definition> {
         defs.iter()
             .map(|def| {
+                let mcp_form = crate::reset::mcp_form(def);
+                let def = mcp_form.as_ref().unwrap_or(def);
                 let (json, wrapped) = definition(def);
                 Definition {
                     json,

@@ -17,7 +17,9 @@
 //! | Gemini | `functionCall` parts of model contents | `functionResponse` parts by `id`, else the next response of `reset_tools`; an error has `response.error` |
 //!
 //! `Skill` calls are replayed too: they record which skills were loaded and, under
-//! [`Toolkit::with_skill_activation`], activate a group. A call without a result (the last
+//! [`Toolkit::with_skill_activation`], activate a group. Under
+//! [`Toolkit::with_first_use_activation`], a call of a tool of an inactive group whose result
+//! is not an error activated that group, as it did in the live call. A call without a result (the last
 //! turn, interrupted) is not applied. When the rebuilt
 //! state disagrees with a session stored beside the conversation, [`Replayed::check`] names
 //! the groups on each side: the transcript is what the model read, so resume from it (or
@@ -229,7 +231,12 @@ pub fn replay<R: Registry>(
     let mut used = vec![false; outcomes.len()];
     for (i, call) in calls.iter().enumerate() {
         let skill = call.tool == SKILL_TOOL && toolkit.skill_target(SKILL_TOOL).is_some();
-        if call.tool != RESET_TOOLS && !skill {
+        // Under first-use activation, a call of a tool of an inactive group activated it.
+        let activation = (call.tool != RESET_TOOLS && !skill)
+            .then(|| toolkit.resolve(&session, &call.tool))
+            .flatten()
+            .filter(|r| r.activates());
+        if call.tool != RESET_TOOLS && !skill && activation.is_none() {
             continue;
         }
         let found = outcomes.iter().enumerate().position(|(j, o)| {
@@ -242,6 +249,18 @@ pub fn replay<R: Registry>(
         let Some(j) = found else { continue };
         used[j] = true;
         if outcomes[j].is_error {
+            continue;
+        }
+        if let Some(resolved) = activation {
+            if let Some(group) = resolved.group()
+                && let Some(switch) = R::SWITCHABLE
+                    .iter()
+                    .position(|&g| R::GROUPS[g].name == group.name)
+            {
+                let mut bits = *session.bits();
+                crate::registry::set_bit(bits.as_mut(), switch, true);
+                session.apply(bits);
+            }
             continue;
         }
         let result = if skill {
@@ -263,6 +282,7 @@ pub fn replay<R: Registry>(
             reset::apply(
                 &toolkit.core.names,
                 &toolkit.core.skills,
+                &*toolkit.core,
                 &mut session,
                 call.arguments.as_arguments(),
             )

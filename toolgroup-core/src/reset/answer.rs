@@ -14,6 +14,9 @@ use crate::suggest::{did_you_mean, list_names};
 use super::parse::Problem;
 
 /// The answer to a refused call: every problem, the real names, and the unchanged state.
+/// Each problem's `message` in the structured content is its line of the text, so a client
+/// that shows the model only one of them (pydantic-ai shows the structured content) shows
+/// the whole refusal.
 pub(crate) fn refusal(
     problems: &[Problem],
     names: &[&'static str],
@@ -22,46 +25,56 @@ pub(crate) fn refusal(
     let mut text = String::from("reset_tools refused; nothing changed.\n");
     let mut items = Vec::with_capacity(problems.len());
     for p in problems {
-        let _ = match p {
-            Problem::Malformed(detail) => {
-                items.push(json!({"problem": "malformed_json", "detail": detail}));
-                writeln!(text, "- the arguments are not valid JSON ({detail})")
-            }
-            Problem::NotObject(found) => {
-                items.push(json!({"problem": "not_an_object", "found": found}));
-                writeln!(
-                    text,
-                    "- the arguments must be a JSON object of group names to true/false, got {found}"
-                )
-            }
+        let (message, mut item) = match p {
+            Problem::Malformed(detail) => (
+                format!("the arguments are not valid JSON ({detail})"),
+                json!({"problem": "malformed_json", "detail": detail}),
+            ),
+            Problem::NotObject(found) => (
+                format!(
+                    "the arguments must be a JSON object of group names to true/false, got {found}"
+                ),
+                json!({"problem": "not_an_object", "found": found}),
+            ),
             Problem::Unknown(name) => {
                 let shown = crate::echo::echo(name, 64);
                 let suggestion = did_you_mean(name, names.iter().copied());
-                items.push(
+                let message = match suggestion {
+                    Some(s) => format!("unknown group `{shown}`: did you mean `{s}`?"),
+                    None => format!("unknown group `{shown}`"),
+                };
+                (
+                    message,
                     json!({"problem": "unknown_group", "name": shown, "did_you_mean": suggestion}),
-                );
-                match suggestion {
-                    Some(s) => writeln!(text, "- unknown group `{shown}`: did you mean `{s}`?"),
-                    None => writeln!(text, "- unknown group `{shown}`"),
-                }
+                )
             }
             Problem::NotBool { slot, found } => {
                 let group = names[*slot];
-                items.push(json!({"problem": "not_boolean", "group": group, "found": found}));
-                writeln!(text, "- `{group}` must be true or false, got {found}")
+                (
+                    format!("`{group}` must be true or false, got {found}"),
+                    json!({"problem": "not_boolean", "group": group, "found": found}),
+                )
             }
             Problem::Duplicate { slot } => {
                 let group = names[*slot];
-                items.push(json!({"problem": "duplicate_group", "group": group}));
-                writeln!(text, "- `{group}` is given more than once")
+                (
+                    format!("`{group}` is given more than once"),
+                    json!({"problem": "duplicate_group", "group": group}),
+                )
             }
         };
+        let _ = writeln!(text, "- {message}");
+        if let Value::Object(map) = &mut item {
+            map.insert("message".to_owned(), Value::String(message));
+        }
+        items.push(item);
     }
+    let example = example(names);
     let _ = writeln!(
         text,
         "The groups are {}. Give each group's final state as true or false, for example {}.",
         list_names(names.iter().copied()),
-        example(names)
+        example
     );
     text.push_str("Active groups (unchanged): ");
     push_list(&mut text, active);
@@ -71,6 +84,7 @@ pub(crate) fn refusal(
             "problems": items,
             "groups": names,
             "active": active,
+            "example": example,
         }))
         .into_error()
 }
@@ -90,12 +104,16 @@ fn example(names: &[&str]) -> String {
     out
 }
 
-/// The answer to an accepted call.
+/// The answer to an accepted call. Written for a model to read in either form (clients
+/// such as Claude Code and Codex pass on the structured content, not the text): what is
+/// active now, what changed, and for each group the call made available its tools and
+/// instructions.
 pub(crate) fn accepted(
     groups: &[GroupInfo],
     switchable: &[usize],
     old: &[u64],
     new: &[u64],
+    disclose: &dyn Disclose,
 ) -> CallResult {
     let n = switchable.len();
     let (mut active, mut activated, mut deactivated, mut kept) = (
@@ -133,24 +151,87 @@ pub(crate) fn accepted(
         text.push_str(label);
         push_list(&mut text, list);
     }
-    // New groups' instructions; on a call that changes nothing, every active group's.
-    let mut instructions = Vec::new();
+    // The newly active groups; on a call that changes nothing, every active group (a model
+    // that asks for the state it has has likely lost what it was told).
+    let mut available = Vec::new();
     for (slot, &g) in switchable.iter().enumerate() {
-        let shown = bit(new, slot) && (!changed || !bit(old, slot));
-        let group = &groups[g];
-        if let (true, Some(ins)) = (shown, group.instructions) {
-            let _ = write!(text, "\n<group name=\"{}\">\n{}\n</group>", group.name, ins);
-            instructions.push(json!({"group": group.name, "instructions": ins}));
+        if bit(new, slot) && (!changed || !bit(old, slot)) {
+            let entry = Available::of(&groups[g], g, disclose);
+            entry.write(&mut text);
+            available.push(entry.to_json());
         }
     }
     let mut structured = Map::with_capacity(6);
+    structured.insert("changed".to_owned(), Value::Bool(changed));
     structured.insert("active".to_owned(), names_value(&active));
     structured.insert("activated".to_owned(), names_value(&activated));
     structured.insert("deactivated".to_owned(), names_value(&deactivated));
     structured.insert("kept".to_owned(), names_value(&kept));
-    structured.insert("changed".to_owned(), Value::Bool(changed));
-    structured.insert("instructions".to_owned(), Value::Array(instructions));
+    structured.insert("available".to_owned(), Value::Array(available));
     CallResult::new(vec![Content::text(text)]).with_structured(Value::Object(structured))
+}
+
+/// What the answer says about one group that became available: its tools and instructions.
+pub(crate) struct Available {
+    group: &'static str,
+    tools: Vec<&'static str>,
+    instructions: Option<String>,
+}
+
+impl Available {
+    /// The group `g` (an index into the registry's groups), as `disclose` sees it now.
+    pub(crate) fn of(info: &GroupInfo, g: usize, disclose: &dyn Disclose) -> Self {
+        let instructions = match (info.instructions, disclose.source_instructions(g)) {
+            (Some(own), Some(more)) => Some(format!("{own}\n\n{more}")),
+            (Some(own), None) => Some(own.to_owned()),
+            (None, more) => more,
+        };
+        Available {
+            group: info.name,
+            tools: disclose.tools(g),
+            instructions,
+        }
+    }
+
+    /// The group's name.
+    pub(crate) fn group(&self) -> &'static str {
+        self.group
+    }
+
+    /// The text block: `<group name="...">`, the tools, the instructions, `</group>`.
+    pub(crate) fn write(&self, text: &mut String) {
+        let _ = write!(text, "\n<group name=\"{}\">\nTools: ", self.group);
+        push_list(text, &self.tools);
+        text.push('.');
+        if let Some(instructions) = &self.instructions {
+            text.push('\n');
+            text.push_str(instructions);
+        }
+        text.push_str("\n</group>");
+    }
+
+    /// `{"group", "tools", "instructions"}` (no `instructions` when the group has none).
+    pub(crate) fn to_json(&self) -> Value {
+        let mut entry = Map::with_capacity(3);
+        entry.insert("group".to_owned(), Value::from(self.group));
+        entry.insert("tools".to_owned(), names_value(&self.tools));
+        if let Some(instructions) = &self.instructions {
+            entry.insert(
+                "instructions".to_owned(),
+                Value::from(instructions.as_str()),
+            );
+        }
+        Value::Object(entry)
+    }
+}
+
+/// What only the toolkit knows about a group: the tools it has now (those found at run time
+/// included) and what its run-time source adds to its instructions.
+pub(crate) trait Disclose {
+    /// The group's tools the model may call once it is active, in listing order.
+    fn tools(&self, group: usize) -> Vec<&'static str>;
+    /// Instructions the group's run-time source adds, if any.
+    fn source_instructions(&self, group: usize) -> Option<String>;
 }
 
 /// The skills the newly active groups bring, after their instructions (text and

@@ -8,11 +8,16 @@
 mod answer;
 mod parse;
 
+pub(crate) use answer::{Available, Disclose};
+
 use serde_json::{Map, Value, json};
 
 use crate::args::Arguments;
 pub(crate) use crate::meta::RESET_TOOLS;
-use crate::meta::{GroupInfo, RESET_TOOLS_DESCRIPTION, ToolAnnotations, ToolDefinition};
+use crate::meta::{
+    GroupInfo, RESET_TOOLS_DESCRIPTION, RESET_TOOLS_DESCRIPTION_MCP, ToolAnnotations,
+    ToolDefinition,
+};
 use crate::registry::{GroupId, Registry};
 use crate::result::{CallOutcome, CallResult};
 use crate::session::Session;
@@ -58,6 +63,23 @@ pub(crate) fn schema(groups: &[GroupInfo], switchable: &[usize]) -> Value {
     })
 }
 
+/// The form of `reset_tools` MCP lists: no group `required` (a group left out becomes
+/// inactive, as the toolkit reads it), with the description that says so. `None` for every
+/// other definition. MCP has no strict mode to need every property required, and a client
+/// that checks `required` itself would otherwise answer an incomplete call with a text of
+/// its own instead of the toolkit's.
+pub(crate) fn mcp_form(def: &ToolDefinition) -> Option<ToolDefinition> {
+    if def.name != RESET_TOOLS || def.group.is_some() || !def.from_rust {
+        return None;
+    }
+    let mut mcp = def.clone();
+    mcp.description = RESET_TOOLS_DESCRIPTION_MCP;
+    if let Value::Object(map) = &mut mcp.input_schema {
+        map.remove("required");
+    }
+    Some(mcp)
+}
+
 /// The switchable groups' names in slot order, with a hash index from name to slot (a call
 /// names every group, so a linear search per key would make parsing quadratic).
 #[derive(Debug, Default, Clone)]
@@ -78,6 +100,7 @@ impl GroupNames {
 pub(crate) fn answer<R: Registry>(
     names: &GroupNames,
     skills: &Table,
+    disclose: &dyn Disclose,
     old: &R::Bits,
     arguments: Arguments<'_>,
 ) -> (Option<R::Bits>, CallResult) {
@@ -85,8 +108,13 @@ pub(crate) fn answer<R: Registry>(
         Ok(mut bits) => {
             // Which skills were loaded is not a group's state: it outlives the call.
             skills.carry_marks(old.as_ref(), bits.as_mut());
-            let mut answer =
-                answer::accepted(R::GROUPS, R::SWITCHABLE, old.as_ref(), bits.as_ref());
+            let mut answer = answer::accepted(
+                R::GROUPS,
+                R::SWITCHABLE,
+                old.as_ref(),
+                bits.as_ref(),
+                disclose,
+            );
             if !skills.is_empty() {
                 answer::add_skills(&mut answer, &skills.brought(old.as_ref(), bits.as_ref()));
             }
@@ -107,10 +135,11 @@ pub(crate) fn answer<R: Registry>(
 pub(crate) fn apply<R: Registry>(
     names: &GroupNames,
     skills: &Table,
+    disclose: &dyn Disclose,
     session: &mut Session<R>,
     arguments: Arguments<'_>,
 ) -> CallResult {
-    let (new, answer) = answer::<R>(names, skills, session.bits(), arguments);
+    let (new, answer) = answer::<R>(names, skills, disclose, session.bits(), arguments);
     if let Some(new) = new {
         session.apply(new);
     }

@@ -45,6 +45,14 @@ impl Cx<'_> {
     fn plain(&self) -> bool {
         self.context.is_none_or(CallContext::is_plain)
     }
+
+    /// Whether a call of a tool of an inactive group activates it: the context's choice,
+    /// else the toolkit's.
+    pub(super) fn first_use(&self, toolkit_default: bool) -> bool {
+        self.context
+            .and_then(CallContext::first_use)
+            .unwrap_or(toolkit_default)
+    }
 }
 
 impl<R: Registry> Toolkit<R> {
@@ -112,16 +120,16 @@ impl<R: Registry> Toolkit<R> {
         let mut results = Vec::with_capacity(calls.len());
         let mut start = 0;
         for (i, call) in calls.iter().enumerate() {
+            let cx = Cx {
+                id: call.call_id.as_deref(),
+                context,
+            };
             if self
                 .resolve(session, &call.tool)
-                .is_some_and(|r| r.changes_session())
+                .is_some_and(|r| r.changes_session() || self.activates(&r, cx))
             {
                 self.concurrently(*session, &calls[start..i], context, &mut results)
                     .await;
-                let cx = Cx {
-                    id: call.call_id.as_deref(),
-                    context,
-                };
                 let arguments = call.arguments.as_arguments();
                 results.push(Call::new(self, session, &call.tool, arguments, cx).await);
                 start = i + 1;
@@ -233,6 +241,7 @@ impl<'a, R: Registry> Start<'a, R> {
                 *out = Some(reset::apply(
                     &kit.core.names,
                     &kit.core.skills,
+                    &*kit.core,
                     self.session,
                     self.arguments,
                 ));
@@ -244,7 +253,10 @@ impl<'a, R: Registry> Start<'a, R> {
         if let Some(switch) = slot.switch
             && !self.session.slot_active(switch as usize)
         {
-            *out = Some(kit.inactive(slot.info.name, R::GROUPS[slot.group as usize].name));
+            // Activation on first use asks the policy and changes the session: the full path.
+            if !self.cx.first_use(kit.first_use) {
+                *out = Some(kit.inactive(slot.info.name, R::GROUPS[slot.group as usize].name));
+            }
             return;
         }
         if slot.info.timeout.is_some() || kit.default_timeout.is_some() {

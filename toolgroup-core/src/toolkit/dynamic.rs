@@ -144,3 +144,27 @@ impl<R: Registry> Core<R> {
         view
     }
 }
+
+/// What a `reset_tools` answer (or an activation by a call) says about a group: its
+/// compiled-in tools, then those found at run time that are shown now.
+impl<R: Registry> crate::reset::Disclose for Core<R> {
+    fn tools(&self, group: usize) -> Vec<&'static str> {
+        let mut tools: Vec<&'static str> = R::GROUPS[group].tools.iter().map(|t| t.name).collect();
+        if let Some(view) = self.dynamic_view() {
+            tools.extend(
+                view.tools
+                    .iter()
+                    .filter(|t| self.dynamic[t.place as usize].group as usize == group)
+                    .map(|t| t.definition.name),
+            );
+        }
+        tools
+    }
+
+    fn source_instructions(&self, group: usize) -> Option<String> {
+        self.registry
+            .dynamic_tools(group)
+            .and_then(|source| source.instructions())
+            .filter(|text| !text.trim().is_empty())
+    }
+}

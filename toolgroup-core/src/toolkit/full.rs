@@ -14,6 +14,7 @@ use crate::context::CallContext;
 use crate::echo::echo;
 use crate::policy::{Decision, PolicyRequest};
 use crate::registry::Registry;
+use crate::reset::Available;
 use crate::result::CallResult;
 use crate::session::Session;
 
@@ -91,12 +92,8 @@ impl<R: Registry> Toolkit<R> {
             return self.unknown_tool(session, name);
         };
         // The builtins answer for themselves when nothing is visible to them.
-        if !resolved.is_available()
-            && matches!(
-                resolved.target,
-                Target::Tool { .. } | Target::Dynamic { .. }
-            )
-        {
+        let activates = self.activates(&resolved, cx);
+        if resolved.is_inactive_tool() && !activates {
             let group = resolved.group().map_or("", |g| g.name);
             return self.inactive(resolved.tool(), group);
         }
@@ -132,20 +129,60 @@ impl<R: Registry> Toolkit<R> {
                 }
             }
         }
-        if let Some(pipeline) = &self.pipeline {
-            return self
-                .through_layers(pipeline, session, parts, arguments)
+        let result = if let Some(pipeline) = &self.pipeline {
+            self.through_layers(pipeline, session, parts, arguments)
+                .await
+        } else {
+            let mut state = *session.bits();
+            let result = self
+                .core
+                .run_target(&parts, arguments, &mut state, self.panic_details)
                 .await;
-        }
-        let mut state = *session.bits();
-        let result = self
-            .core
-            .run_target(&parts, arguments, &mut state, self.panic_details)
-            .await;
-        if parts.target.changes_session() {
-            session.apply(state);
+            if parts.target.changes_session() {
+                session.apply(state);
+            }
+            result
+        };
+        if activates {
+            return self.activated(session, resolved.target, result);
         }
         result
+    }
+
+    /// The end of a call that activates its group on first use: the group becomes active
+    /// when the call succeeded, and the result says so, once.
+    fn activated(
+        &self,
+        session: &mut Session<R>,
+        target: Target,
+        result: CallResult,
+    ) -> CallResult {
+        // An error result changes nothing (and a transcript's replay, which sees only
+        // whether a result is an error, rebuilds the same state).
+        if result.is_error {
+            return result;
+        }
+        let (group, output_schema) = match target {
+            Target::Tool { index, .. } => {
+                let i = index as usize;
+                (
+                    self.core.slots[i].group as usize,
+                    self.core.tools[i].output_schema.as_ref(),
+                )
+            }
+            Target::Dynamic {
+                group, definition, ..
+            } => (group as usize, definition.output_schema.as_ref()),
+            _ => return result,
+        };
+        let Some(switch) = R::SWITCHABLE.iter().position(|&g| g == group) else {
+            return result;
+        };
+        let mut bits = *session.bits();
+        crate::registry::set_bit(bits.as_mut(), switch, true);
+        session.apply(bits);
+        let available = Available::of(&R::GROUPS[group], group, &*self.core);
+        messages::with_activation(result, &available, output_schema)
     }
 }
 

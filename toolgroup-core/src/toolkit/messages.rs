@@ -116,3 +116,35 @@ pub(crate) fn cancelled(tool: &str) -> CallResult {
     ))
     .labelled(CallOutcome::Cancelled)
 }
+
+/// `result` with what its call's activation of a group made available (first-use
+/// activation): a last text block, and the same facts under `activated_group` in the
+/// structured content when it is an object that its output schema lets grow.
+pub(crate) fn with_activation(
+    mut result: CallResult,
+    available: &crate::reset::Available,
+    output_schema: Option<&serde_json::Value>,
+) -> CallResult {
+    let mut text = format!(
+        "This call activated the group `{}`; the other groups are unchanged.",
+        available.group()
+    );
+    available.write(&mut text);
+    result.content.push(crate::result::Content::text(text));
+    let closed = output_schema.is_some_and(|schema| {
+        schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false))
+            || schema
+                .get("properties")
+                .is_some_and(|p| p.get(ACTIVATED_GROUP).is_some())
+    });
+    if let Some(serde_json::Value::Object(map)) = &mut result.structured_content
+        && !closed
+        && !map.contains_key(ACTIVATED_GROUP)
+    {
+        map.insert(ACTIVATED_GROUP.to_owned(), available.to_json());
+    }
+    result
+}
+
+/// The structured-content key of a first-use activation.
+const ACTIVATED_GROUP: &str = "activated_group";

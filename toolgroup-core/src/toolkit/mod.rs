@@ -181,7 +181,7 @@ impl<R: Registry> Core<R> {
 ///
 /// | Task | Methods |
 /// |---|---|
-/// | Build | [`new`](Self::new), then options: [`with_policy`](Self::with_policy), [`layer`](Self::layer), [`with_audit`](Self::with_audit), [`with_default_timeout`](Self::with_default_timeout), [`with_panic_details`](Self::with_panic_details), [`with_reset_tools`](Self::with_reset_tools), [`with_skill_activation`](Self::with_skill_activation), [`with_skills`](Self::with_skills) |
+/// | Build | [`new`](Self::new), then options: [`with_policy`](Self::with_policy), [`layer`](Self::layer), [`with_audit`](Self::with_audit), [`with_default_timeout`](Self::with_default_timeout), [`with_panic_details`](Self::with_panic_details), [`with_reset_tools`](Self::with_reset_tools), [`with_first_use_activation`](Self::with_first_use_activation), [`with_skill_activation`](Self::with_skill_activation), [`with_skills`](Self::with_skills) |
 /// | Sessions | [`session`](Self::session) starts one; switch groups with the model's `reset_tools` call or [`Session`](crate::Session)'s own methods ([`reset`](crate::Session::reset), [`activate`](crate::Session::activate), [`restore`](crate::Session::restore), ...) |
 /// | Call | [`call`](Self::call), [`call_with`](Self::call_with) (a [`CallContext`](crate::CallContext): call id, per-call data, progress, log, cancellation), [`call_batch`](Self::call_batch), [`call_batch_with`](Self::call_batch_with); each result says how its call ended ([`CallResult::outcome`](crate::CallResult::outcome)) |
 /// | List what the model sees | [`definitions`](Self::definitions), [`all_definitions`](Self::all_definitions), [`definition`](Self::definition), [`reset_definition`](Self::reset_definition), [`resolve`](Self::resolve) (what a name stands for in a session), [`is_available`](Self::is_available), [`hidden_tools`](Self::hidden_tools); per provider, [`provider::Rendered`](crate::provider::Rendered) |
@@ -199,6 +199,8 @@ pub struct Toolkit<R: Registry> {
     /// No policy, no layer, no audit: a call may take the fast path.
     pub(crate) plain: bool,
     pub(crate) panic_details: bool,
+    /// A call of a tool of an inactive group activates it ([`Toolkit::with_first_use_activation`]).
+    pub(crate) first_use: bool,
 }
 
 impl<R: Registry> Toolkit<R> {
@@ -256,6 +258,7 @@ impl<R: Registry> Toolkit<R> {
             audit: audit::Auditors::default(),
             plain: true,
             panic_details: false,
+            first_use: false,
         }
     }
 
@@ -321,6 +324,73 @@ impl<R: Registry> Toolkit<R> {
         self.audit.set(sink);
         self.plain = false;
         self
+    }
+
+    /// Whether a model's call of a tool of an inactive group activates that group and runs
+    /// (default `false`: the call is refused, naming the group to switch on with
+    /// `reset_tools`). Made for clients that find tools by searching their own list, such as
+    /// Claude Code and Codex over MCP: the model reaches a group's tool in one call, as if
+    /// the toolkit had no groups, and still reads the group's instructions.
+    ///
+    /// The activation happens only when the call succeeds: the policy is asked first (a
+    /// denied call activates nothing), and the group becomes active only when the result is
+    /// not an error; invalid arguments, the tool's own error result, a denial by a layer, a
+    /// timeout, a cancellation or a panic change nothing (the next successful call
+    /// activates it). A transcript's [replay](crate::provider::transcript::replay), which
+    /// sees only whether each result is an error, rebuilds the same state. The other
+    /// groups are unchanged. The result then carries what a `reset_tools` answer says about
+    /// the group, once (the call that activates it): a last text block
+    /// `<group name="...">` with the tools now available and the group's instructions, and,
+    /// when the tool's structured content is a JSON object that its output schema lets grow
+    /// (not `additionalProperties: false`), the same facts under its `activated_group` key
+    /// (`{"group", "tools", "instructions"}`). A call is then a barrier in a batch, like
+    /// `reset_tools`.
+    ///
+    /// One call can choose otherwise with
+    /// [`CallContext::with_first_use_activation`](crate::CallContext::with_first_use_activation).
+    /// Keep it off where groups must be switched deliberately.
+    ///
+    /// ```
+    /// # use toolgroup::prelude::*;
+    /// /// Add two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// #[tool_group(
+    ///     name = "math",
+    ///     description = "Arithmetic.",
+    ///     instructions = "Show your work.",
+    ///     tools = [add]
+    /// )]
+    /// struct Math;
+    ///
+    /// #[toolkit]
+    /// struct Agent {
+    ///     math: Math,
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let toolkit = Toolkit::new(Agent { math: Math }).with_first_use_activation(true);
+    /// let mut session = toolkit.session();
+    /// let result = toolkit.call(&mut session, "add", r#"{"a": 1, "b": 2}"#).await;
+    /// assert!(!result.is_error);
+    /// assert!(session.is_active(AgentGroup::Math));
+    /// assert!(result.text_joined().contains("Show your work."));
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn with_first_use_activation(mut self, on: bool) -> Self {
+        self.first_use = on;
+        self
+    }
+
+    /// Whether a call of a tool of an inactive group activates it
+    /// ([`with_first_use_activation`](Self::with_first_use_activation)).
+    pub fn first_use_activation(&self) -> bool {
+        self.first_use
     }
 
     /// Whether the message of a panic inside a tool reaches the model (default `false`).

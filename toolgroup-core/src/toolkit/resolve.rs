@@ -34,6 +34,7 @@ pub struct Resolved {
     group: Option<&'static GroupInfo>,
     annotations: ToolAnnotations,
     available: bool,
+    activates: bool,
 }
 
 impl Resolved {
@@ -70,11 +71,32 @@ impl Resolved {
         self.available
     }
 
-    /// Whether a call of it may change the session (`reset_tools`, `Skill`). Such a call is a
-    /// barrier in a batch, its new state is applied only if the toolkit ran it, and a layer
-    /// must never answer it itself.
+    /// Whether a call of it may change the session: `reset_tools`, `Skill`, and a tool of an
+    /// inactive group that the call would activate
+    /// ([`Toolkit::with_first_use_activation`]; a call whose
+    /// [`CallContext`](crate::CallContext) chooses otherwise is resolved as the toolkit
+    /// chooses here). Such a call is a barrier in a batch and its new state is applied only
+    /// if the toolkit ran it; a layer must never answer `reset_tools` or `Skill` itself.
     pub fn changes_session(&self) -> bool {
-        self.target.changes_session()
+        self.target.changes_session() || self.activates
+    }
+
+    /// Whether a call of it activates its group before it runs: a tool of an inactive group
+    /// under [`Toolkit::with_first_use_activation`].
+    pub fn activates(&self) -> bool {
+        self.activates
+    }
+
+    /// A tool (compiled-in or found at run time) whose group is not active.
+    pub(crate) fn is_inactive_tool(&self) -> bool {
+        !self.available && matches!(self.target, Target::Tool { .. } | Target::Dynamic { .. })
+    }
+}
+
+impl Resolved {
+    fn with_activation(mut self, first_use: bool) -> Self {
+        self.activates = first_use && self.is_inactive_tool();
+        self
     }
 }
 
@@ -107,16 +129,20 @@ impl<R: Registry> Toolkit<R> {
     pub fn resolve(&self, session: &Session<R>, name: &str) -> Option<Resolved> {
         // The tools first: no tool is called like a builtin (a compile error).
         if let Some((index, slot)) = self.core.lookup(name) {
-            return Some(Resolved {
-                target: Target::Tool {
-                    index,
-                    timeout: slot.info.timeout.or(self.default_timeout),
-                },
-                tool: slot.info.name,
-                group: Some(&R::GROUPS[slot.group as usize]),
-                annotations: slot.info.annotations,
-                available: slot.switch.is_none_or(|w| session.slot_active(w as usize)),
-            });
+            return Some(
+                Resolved {
+                    target: Target::Tool {
+                        index,
+                        timeout: slot.info.timeout.or(self.default_timeout),
+                    },
+                    tool: slot.info.name,
+                    group: Some(&R::GROUPS[slot.group as usize]),
+                    annotations: slot.info.annotations,
+                    available: slot.switch.is_none_or(|w| session.slot_active(w as usize)),
+                    activates: false,
+                }
+                .with_activation(self.first_use),
+            );
         }
         if self.is_reset(name) {
             let reset = self.core.reset.as_ref()?;
@@ -126,6 +152,7 @@ impl<R: Registry> Toolkit<R> {
                 group: None,
                 annotations: reset.annotations,
                 available: true,
+                activates: false,
             });
         }
         if let Some((target, definition)) = self.skill_target(name) {
@@ -140,22 +167,33 @@ impl<R: Registry> Toolkit<R> {
                 group: None,
                 annotations: definition.annotations,
                 available,
+                activates: false,
             });
         }
         let view = self.core.dynamic_view()?;
         let listed = view.get(name)?;
         let place = self.core.dynamic[listed.place as usize];
         let definition = listed.definition;
-        Some(Resolved {
-            target: Target::Dynamic {
-                group: place.group,
-                definition,
-                timeout: self.default_timeout,
-            },
-            tool: definition.name,
-            group: Some(&R::GROUPS[place.group as usize]),
-            annotations: definition.annotations,
-            available: place.switch.is_none_or(|w| session.slot_active(w as usize)),
-        })
+        Some(
+            Resolved {
+                target: Target::Dynamic {
+                    group: place.group,
+                    definition,
+                    timeout: self.default_timeout,
+                },
+                tool: definition.name,
+                group: Some(&R::GROUPS[place.group as usize]),
+                annotations: definition.annotations,
+                available: place.switch.is_none_or(|w| session.slot_active(w as usize)),
+                activates: false,
+            }
+            .with_activation(self.first_use),
+        )
+    }
+
+    /// Whether the call of `resolved` activates its group, as the call's context (else the
+    /// toolkit) chooses.
+    pub(super) fn activates(&self, resolved: &Resolved, cx: super::call::Cx<'_>) -> bool {
+        resolved.is_inactive_tool() && cx.first_use(self.first_use)
     }
 }

@@ -94,7 +94,8 @@ impl<R: Registry> Core<R> {
         );
         match parts.target {
             Target::Reset => {
-                let (new, result) = reset::answer::<R>(&self.names, &self.skills, state, arguments);
+                let (new, result) =
+                    reset::answer::<R>(&self.names, &self.skills, self, state, arguments);
                 if let Some(new) = new {
                     *state = new;
                 }
