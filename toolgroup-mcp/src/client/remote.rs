@@ -321,4 +321,10 @@ impl DynamicTools for Remote {
                 .await
         })
     }
+
+    /// The mounted remote group's `instructions` (from `groups/get`), shown after the local
+    /// group's own when it becomes active; `None` for the top-level tools.
+    fn instructions(&self) -> Option<String> {
+        self.with_current(|exposed| exposed.instructions.clone())
+    }
 }

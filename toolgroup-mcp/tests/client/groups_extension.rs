@@ -155,17 +155,34 @@ async fn remote_groups_mount_as_local_groups_and_reset_tools_switches_them() {
     assert!(kit.hidden_tools().is_empty(), "{:?}", kit.hidden_tools());
     let mut session = kit.session();
     assert_eq!(listed(&kit, &session), ["reset_tools", "remember"]);
-    reset(&kit, &mut session, [true, false, false]).await;
+    // The answer gives the remote group's instructions (`web_search` declares none of its
+    // own) and its tools, in the text and in the structured content.
+    let answer = reset(&kit, &mut session, [true, false, false]).await;
+    assert!(
+        answer.text_joined().contains(
+            "<group name=\"web_search\">\nTools: search, share_link.\nCite the URL of every result you use.\n</group>"
+        ),
+        "{}",
+        answer.text_joined()
+    );
+    let available = &answer.structured_content.as_ref().unwrap()["available"];
+    assert_eq!(
+        available,
+        &json!([{
+            "group": "web_search",
+            "tools": ["search", "share_link"],
+            "instructions": "Cite the URL of every result you use."
+        }])
+    );
     assert_eq!(
         listed(&kit, &session),
         ["reset_tools", "remember", "search", "share_link"]
     );
+    // `calendar`'s remote group has no instructions: only the local group's.
     let answer = reset(&kit, &mut session, [false, true, true]).await;
-    assert!(
-        answer.text_joined().contains("Times are UTC."),
-        "{}",
-        answer.text_joined()
-    );
+    let available = &answer.structured_content.as_ref().unwrap()["available"];
+    assert_eq!(available[0]["group"], "calendar");
+    assert_eq!(available[0]["instructions"], "Times are UTC.");
     assert_eq!(
         listed(&kit, &session),
         [
@@ -254,6 +271,11 @@ async fn groups_follow_list_changed_and_reconnections() {
         listed(&kit, &session),
         ["reset_tools", "remember", "search", "status", "change"]
     );
+    // `web_search` switched on again gives the new instructions.
+    reset(&kit, &mut session, [false, true, true]).await;
+    let answer = reset(&kit, &mut session, [true, true, true]).await;
+    let available = &answer.structured_content.as_ref().unwrap()["available"];
+    assert_eq!(available[0]["instructions"], "Prefer primary sources.");
     let problem = calendar.group_problem().expect("the group is gone");
     assert!(matches!(problem, GroupError::Unknown { .. }), "{problem:?}");
     assert!(
@@ -302,6 +324,30 @@ async fn groups_follow_list_changed_and_reconnections() {
         .call(&mut session, "cal_list_events", &json!({"text": "y"}))
         .await;
     assert_eq!(ok_text(&r), "ran list_events: y");
+}
+
+#[tokio::test]
+async fn first_use_activation_of_a_remote_group_gives_its_instructions_once() {
+    let server = GroupsServer::new(true, office());
+    let http = Killable::start(server.app(), "127.0.0.1:0");
+    let remote = connect(&http).await;
+    let kit = kit(&remote).with_first_use_activation(true);
+    let mut session = kit.session();
+    let r = kit
+        .call(&mut session, "search", &json!({"text": "q"}))
+        .await;
+    let text = ok_text(&r);
+    assert!(text.starts_with("ran search: q"), "{text}");
+    assert!(
+        text.contains("Cite the URL of every result you use."),
+        "{text}"
+    );
+    assert!(session.is_active(KitGroup::WebSearch));
+    let again = ok_text(
+        &kit.call(&mut session, "search", &json!({"text": "r"}))
+            .await,
+    );
+    assert_eq!(again, "ran search: r");
 }
 
 #[tokio::test]
