@@ -1,10 +1,6 @@
-//! The server's group modes and the groups a client names (a command-line flag, a URL).
+//! The server's group modes.
 
 use std::fmt;
-
-use serde_json::Value;
-use toolgroup_core::registry::UnknownGroup;
-use toolgroup_core::{Registry, Session};
 
 use crate::{did_you_mean, echo};
 
@@ -75,33 +71,3 @@ impl fmt::Display for UnknownMode {
 }
 
 impl std::error::Error for UnknownMode {}
-
-/// The JSON body of the HTTP service's `400` answer to unknown group names:
-/// `{"error": "unknown_groups", "message": ..., "unknown": [{"name", "did_you_mean"}],
-/// "groups": [every switchable group]}`.
-pub(crate) fn unknown_groups_json(error: &UnknownGroup) -> Value {
-    let unknown: Vec<Value> = error
-        .unknown
-        .iter()
-        .map(|name| {
-            serde_json::json!({
-                "name": echo(name, 64),
-                "did_you_mean": error.suggestion(name),
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "error": "unknown_groups",
-        "message": error.to_string(),
-        "unknown": unknown,
-        "groups": error.known,
-    })
-}
-
-/// The session of a list of group names (a URL's `groups` parameter): each trimmed, empty
-/// items skipped, every unknown name refused at once.
-pub(crate) fn parse_groups<'a, R: Registry>(
-    names: impl IntoIterator<Item = &'a str>,
-) -> Result<Session<R>, UnknownGroup> {
-    Session::restore(names.into_iter().map(str::trim).filter(|n| !n.is_empty()))
-}

@@ -1,5 +1,5 @@
-//! The Streamable HTTP endpoint: rmcp's service behind checks of the `Origin`, the URL's
-//! groups and the body's JSON-RPC.
+//! The Streamable HTTP endpoint: rmcp's service behind checks of the `Origin`, the groups a
+//! request selects and the body's JSON-RPC.
 
 use std::convert::Infallible;
 use std::fmt::Display;
@@ -17,7 +17,7 @@ use rmcp::transport::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use toolgroup_core::Registry;
 
-use crate::{McpHandler, McpServer, Mode};
+use crate::{McpHandler, McpServer};
 
 type Inner<R> = StreamableHttpService<McpHandler<R>, LocalSessionManager>;
 
@@ -135,23 +135,11 @@ impl<R: Registry> McpHttpService<R> {
         self
     }
 
-    /// The `400 Bad Request` answer for a request whose `groups` parameter is refused, if it
-    /// is.
-    fn refuse(&self, query: Option<&str>) -> Option<Response<BoxBody<Bytes, Infallible>>> {
-        let names = groups_param(query?)?;
-        let body = if self.server.mode() == Mode::Selected {
-            let error = crate::parse_groups::<R>(names.iter().map(String::as_str)).err()?;
-            crate::groups::unknown_groups_json(&error)
-        } else {
-            serde_json::json!({
-                "error": "groups_not_selectable",
-                "message": format!(
-                    "this server runs in {} mode: the model switches groups with `reset_tools`, so the URL cannot choose them; remove the `groups` parameter",
-                    self.server.mode()
-                ),
-            })
-        };
-        Some(json_response(StatusCode::BAD_REQUEST, &body))
+    /// The `400 Bad Request` answer for a request whose selection of groups (the path, the
+    /// `X-MCP-Toolsets` header, the `groups` parameter) is refused, if it is.
+    fn refuse<B>(&self, request: &Request<B>) -> Option<Response<BoxBody<Bytes, Infallible>>> {
+        let refused = crate::selection::selection::<R>(request.uri(), request.headers()).err()?;
+        Some(json_response(StatusCode::BAD_REQUEST, &refused.to_json()))
     }
 }
 
@@ -368,59 +356,6 @@ where
     Body::Whole(collected.freeze())
 }
 
-/// The values of every `groups` parameter of a query, split at commas and percent-decoded
-/// (`None` when there is no `groups` parameter).
-pub(crate) fn groups_param(query: &str) -> Option<Vec<String>> {
-    let mut out: Option<Vec<String>> = None;
-    for pair in query.split('&') {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if key != "groups" {
-            continue;
-        }
-        let value = percent_decode(value);
-        out.get_or_insert_with(Vec::new).extend(
-            value
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned),
-        );
-    }
-    out
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 3;
-                    }
-                    None => {
-                        out.push(b'%');
-                        i += 1;
-                    }
-                }
-            }
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 impl<R, B> tower_service::Service<Request<B>> for McpHttpService<R>
 where
     R: Registry,
@@ -440,7 +375,7 @@ where
         if let Some(refusal) = self.origins.refuse(request.headers()) {
             return Box::pin(std::future::ready(Ok(refusal)));
         }
-        if let Some(refusal) = self.refuse(request.uri().query()) {
+        if let Some(refusal) = self.refuse(&request) {
             return Box::pin(std::future::ready(Ok(refusal)));
         }
         if !has_json_body(&request) {
@@ -475,25 +410,5 @@ where
                 .handle(Request::from_parts(parts, Full::new(bytes)))
                 .await)
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{groups_param, percent_decode};
-
-    #[test]
-    fn groups_parameter() {
-        assert_eq!(groups_param("a=1"), None);
-        assert_eq!(
-            groups_param("groups=web_search,scraping"),
-            Some(vec!["web_search".to_owned(), "scraping".to_owned()])
-        );
-        assert_eq!(
-            groups_param("groups=web_search%2Cscraping&groups=notes"),
-            Some(vec!["web_search".into(), "scraping".into(), "notes".into()])
-        );
-        assert_eq!(groups_param("groups="), Some(vec![]));
-        assert_eq!(percent_decode("%zz%2"), "%zz%2");
     }
 }

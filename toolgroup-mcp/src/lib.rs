@@ -15,7 +15,7 @@
 //!
 //! | [`Mode`] | `tools/list` | `reset_tools` | where the active set lives |
 //! |---|---|---|---|
-//! | [`Selected`](Mode::Selected) | the basic tools and the tools of the groups chosen at connect time | hidden | nowhere: a command-line flag (stdio) or the URL (`/mcp?groups=web_search,scraping`) |
+//! | [`Selected`](Mode::Selected) | the basic tools and the tools of the groups chosen at connect time | hidden | nowhere: a command-line flag (stdio), or each HTTP request (`/mcp/web_search,scraping`, `X-MCP-Toolsets: web_search,scraping` or `/mcp?groups=web_search,scraping`) |
 //! | [`Mask`](Mode::Mask) | every tool, `reset_tools` first, in the toolkit's stable order; the same for every client | listed | the process (stdio), the protocol session (HTTP clients that open one), or a [`GroupStore`] under a key (stateless HTTP) |
 //! | [`List`](Mode::List) | `reset_tools`, the basic tools and the active groups' tools; `notifications/tools/list_changed` after a reset that changed the set | listed | as in mask mode |
 //!
@@ -24,14 +24,92 @@
 //!   (`"web_search, files".parse()`) returns an
 //!   [`UnknownGroup`](toolgroup_core::registry::UnknownGroup) for the command line, and the HTTP service answers `400 Bad Request` with
 //!   a JSON body. The chosen groups' instructions are part of the server's `instructions`. A
-//!   call to a tool outside the chosen groups is an unknown tool.
+//!   call to a tool outside the chosen groups is an unknown tool. An HTTP request that
+//!   selects groups is served this way in every mode (see "Selecting groups per request").
 //! - **Mask** is what the 2026-07-28 revision allows (a `tools/list` that does not vary per
 //!   connection nor as a side effect of other requests): a call to a tool of an inactive
 //!   group is not run and answers an `isError` result naming the group to switch on with
 //!   `reset_tools`. Its list carries cache hints (`ttlMs`, `cacheScope: "public"`).
 //! - **List** is for revisions up to 2025-11-25. Calls to inactive tools are still
 //!   refused (many clients never re-list). A 2026-07-28 client of a list-mode server is served
-//!   in mask mode.
+//!   in mask mode: its list never changes, so `tools.listChanged` is declared (in `initialize`)
+//!   only to clients of the revisions up to 2025-11-25, and `server/discover` at 2026-07-28
+//!   declares no list change to listen for (`subscriptions/listen` answers `-32601`, as for a
+//!   server that declares nothing to listen to).
+//!
+//! # Groups for clients that search their own tools
+//!
+//! Claude Code, Codex and VS Code defer MCP tools behind a tool search of their own, so the
+//! model sees names until it searches. Three things help them, each on by default.
+//!
+//! **Hints in each tool's `_meta`** ([`ClientHints`], [`McpServer::with_client_hints`]), in
+//! every `tools/list` and `groups/get`:
+//!
+//! | tool | `_meta` |
+//! |---|---|
+//! | `reset_tools`, `Skill`, `read_skill_file` | `"anthropic/alwaysLoad": true` |
+//! | a basic group's tool | `"toolgroup/group": "<group>"`, `"anthropic/alwaysLoad": true` |
+//! | a switchable group's tool | `"toolgroup/group": "<group>"`, `"anthropic/searchHint": "<group>: <group description>"`, `"io.modelcontextprotocol/groups": ["<name>"]` |
+//!
+//! `anthropic/alwaysLoad` and `anthropic/searchHint` are Claude Code's vendor hints
+//! ([`ALWAYS_LOAD_META_KEY`], [`SEARCH_HINT_META_KEY`]): it shows the always-loaded tools from
+//! the first request (the switcher needs no search), and one search by a group's name finds
+//! every tool of the group. Other clients ignore them. `io.modelcontextprotocol/groups`
+//! ([`GROUPS_META_KEY`]) is the membership label of the interest group's grouping draft
+//! (`io.modelcontextprotocol/grouping`, experimental-ext-grouping `grouping.mdx` @03d246f5): the
+//! group's name under the drafts' rule (below). With labels on, the server declares
+//! `io.modelcontextprotocol/grouping` with `{"listChanged": false}` in every mode and answers
+//! its `groups/list`, so the labels resolve.
+//!
+//! **Activation on first use** ([`McpServer::with_first_use_activation`], or the toolkit's
+//! [`Toolkit::with_first_use_activation`]; off by default): a call of a tool of an inactive
+//! group activates the group and runs, when the policy allows it and the result is not an
+//! error, and its result carries the group's tools and instructions once. A model whose
+//! client found the tool by searching reaches it in one call. The activation is kept where the
+//! active set lives (below), with `notifications/tools/list_changed` in list mode; a stateless
+//! request without a key runs the call with its group active for that call alone (the
+//! instructions come with each such call). A request served in selected mode activates nothing
+//! (its groups are the selected ones).
+//!
+//! **The `io.modelcontextprotocol/groups` extension** (the progressive-disclosure working
+//! group's draft "Progressive Disclosure via Groups", `seps/0000-progressive-disclosure-groups.md`
+//! @6de0195cd83b8f4f44e958c44ed21ea4b3752bee, 2026-09-28), in mask and list mode
+//! ([`McpServer::with_groups_extension`] turns it off). The server declares
+//! `"io.modelcontextprotocol/groups": {}` in `initialize` and `server/discover` (no
+//! `listChanged`: the groups are compiled in). Each switchable group is a group of the
+//! extension; the basic groups' tools stay top-level. Not in selected mode: there the chosen
+//! groups' tools are top-level, and the draft places a tool either top-level or in a group,
+//! never both.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `groups/list` | `{"groups": [{"name": "web-search", "description": "...", "_meta": {"toolgroup/group": "web_search"}}]}`, one page (a `cursor` is refused with `-32602`); in selected mode (the grouping id alone) the chosen groups |
+//! | `groups/get {"name": "web-search"}` | `{"instructions": "...", "contents": {"tools": [...], "resources": [...]}}`: the group's instructions (when it has some), its tools' definitions exactly as `tools/list` gives them (`_meta` included), and its skills' `SKILL.md` resources when the server serves skills; a stateless fetch that changes nothing |
+//! | `groups/get` of a name that is no group (our own form `web_search` included, answered with a did-you-mean `web-search`) | `-32002` (resource not found, as the draft says) to clients up to 2025-11-25; rmcp answers it `-32602` at 2026-07-28, the code that revision gives an unknown resource (SEP-2164), which the draft names as its precedent |
+//! | `groups/get` without a string `name` | `-32602` |
+//!
+//! A request whose client declares the extension (`_meta["io.modelcontextprotocol/clientCapabilities"]`
+//! on the request, on any revision; else the capabilities sent with `initialize`; a
+//! declaration that is not valid client capabilities declares nothing) is served the
+//! extension's view: its `tools/list` holds the skill tools and the basic groups' tools only,
+//! without `reset_tools` (activation is the client's), and its `tools/call` of any group's tool
+//! runs, with every switchable group active for that call alone and nothing kept ("discovery
+//! gating is not access control": the toolkit's policies and approval still apply). Its
+//! `resources/list` leaves out the switchable groups' skills, which are in their group's
+//! `contents`. Every other request gets the modes above, unchanged. The view's lists differ by
+//! declared capability: a 2026-07-28 client gets them with `cacheScope: "private"`, because the
+//! 2026-07-28 caching text keys a cache on the request's params and a shared cache that
+//! ignored `_meta` could serve the view to clients that declared nothing; the flat lists keep
+//! their hints.
+//!
+//! **Names.** The drafts' group names are 1 to 64 lowercase letters, digits and single hyphens
+//! (`^[a-z0-9]+(-[a-z0-9]+)*$`): a group's name is lowercased, `_` becomes `-`, and runs of
+//! hyphens and hyphens at either end are dropped (`web_search` is `web-search`); the group's own
+//! name is in `_meta["toolgroup/group"]`. When two groups would share a name (`web` and `WEB`)
+//! or one maps to none (`__`), the server still serves the toolkit, as every server before the
+//! drafts did, but declares neither extension and labels no tool: a `tracing` warning names the
+//! problem when the server is built, and [`McpServer::group_name_problems`] lists it (a test
+//! can assert it is empty).
 //!
 //! # Where the active set lives over HTTP
 //!
@@ -48,7 +126,22 @@
 //! request sees no switchable group active: the basic tools work, a call to a tool of a
 //! switchable group is refused as inactive, and `reset_tools` answers an error result that
 //! says the server cannot keep the active groups for this client. Nothing is saved. Use the
-//! selected mode for clients without an identity.
+//! selected mode (or a per-request selection) for clients without an identity. Under
+//! first-use activation, such a call runs with its group active for that call alone.
+//!
+//! # Selecting groups per request
+//!
+//! An HTTP request may select groups in three forms: the URL's `groups` parameter
+//! (`/mcp?groups=web_search,scraping`), the path below the endpoint (`/mcp/web_search,scraping`,
+//! Google's MCP Toolbox's form; the service sees `/web_search,scraping` when mounted with
+//! `nest_service` or [`McpServer::router`]) and the `X-MCP-Toolsets: web_search,scraping`
+//! header (GitHub's MCP server's form). Such a request is served in selected mode for those
+//! groups whatever the server's mode: the basic tools and the selected groups' tools, no
+//! `reset_tools`, nothing kept. That is what clients that never re-list (Codex, LangChain's
+//! adapters) need, on every revision and without state. Unknown names get `400 Bad Request`
+//! with the real names (`{"error": "unknown_groups", ...}`), the client's text escaped; two
+//! forms that select different groups get `400` (`{"error": "conflicting_groups", ...}`); the
+//! same groups in two forms are one selection.
 //!
 //! # Browsers and malformed messages
 //!
@@ -77,7 +170,7 @@
 //! | tool name, description, canonical input schema | `name`, `description`, `inputSchema` |
 //! | output schema (wrapped as `{"result": ...}` when it is not an object) | `outputSchema` |
 //! | `read_only`, `destructive`, `idempotent`, `open_world` | `annotations` (`readOnlyHint`...) |
-//! | the tool's group | `_meta["toolgroup/group"]` |
+//! | the tool's group | `_meta["toolgroup/group"]` (and the hints: "Groups for clients that search their own tools") |
 //! | [`CallResult`](toolgroup_core::CallResult) content, structured content, `is_error` | `content`, `structuredContent`, `isError` |
 //! | an unknown tool (or one the client was not shown) | JSON-RPC error `-32602`, with a did-you-mean in the message |
 //! | bad arguments, an inactive group, a tool's error, a panic, a timeout | `isError` result |
@@ -86,6 +179,9 @@
 //! | `notifications/cancelled`, an HTTP client that disconnects | the call is cancelled: the tool's future is dropped, `ToolContext::is_cancelled` turns true |
 //! | the JSON-RPC request id | the call id |
 //! | the HTTP request | per-call data: `Extension<http::request::Parts>` in a tool (headers, URI), and every value in the request's own extensions (what an auth layer inserted) as `Extension<T>` |
+//!
+//! A method the server does not have answers `-32601` with the message
+//! ``method not found: `<method>` ``, the name escaped.
 //!
 //! Unknown tools are protocol errors as the MCP specification says (`-32602`), not `isError`
 //! results: a client that lists before calling never produces one, and a tool outside the
@@ -153,13 +249,17 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub mod client;
 mod elicit;
+mod group_names;
 mod groups;
 mod handler;
+mod hints;
 #[cfg(feature = "http")]
 mod http_service;
 #[cfg(feature = "http")]
 mod jsonrpc;
 mod logging;
+#[cfg(feature = "http")]
+mod selection;
 mod skills;
 mod store;
 
@@ -168,17 +268,19 @@ use std::fmt;
 use std::sync::Arc;
 
 use rmcp::model::{Implementation, Tool};
-use serde_json::Value;
 use toolgroup_core::provider::{Provider, Rendered};
-use toolgroup_core::{Registry, Session, Toolkit, registry::GroupId};
+use toolgroup_core::{Registry, Session, ToolDefinition, Toolkit, registry::GroupId};
+
+use group_names::GroupNames;
 
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
 pub use axum;
 pub use elicit::ElicitationApprover;
-pub(crate) use groups::parse_groups;
+pub use group_names::GroupNameProblem;
 pub use groups::{Mode, UnknownMode};
 pub use handler::McpHandler;
+pub use hints::{ALWAYS_LOAD_META_KEY, ClientHints, GROUPS_META_KEY, SEARCH_HINT_META_KEY};
 #[cfg(feature = "http")]
 pub use http_service::McpHttpService;
 pub use rmcp;
@@ -202,16 +304,9 @@ pub(crate) use toolgroup_core::__private::json_kind;
 #[cfg(feature = "http")]
 pub(crate) type KeyFn = dyn Fn(&http::request::Parts) -> Option<String> + Send + Sync;
 
-/// `tool` with its group in its `_meta`.
-pub(crate) fn with_group_meta(tool: Tool, group: Option<&str>) -> Tool {
-    match group {
-        Some(group) => {
-            let mut meta = rmcp::model::MetaObject::new();
-            meta.0.insert(GROUP_META_KEY.to_owned(), Value::from(group));
-            tool.with_meta(meta)
-        }
-        None => tool,
-    }
+/// `def`'s MCP definition with its `_meta` (its group and the hints `shared` turns on).
+pub(crate) fn decorate<R: Registry>(shared: &Shared<R>, tool: Tool, def: &ToolDefinition) -> Tool {
+    hints::decorate(tool, def.group, shared.hints, &shared.names, R::GROUPS)
 }
 
 pub(crate) struct Shared<R: Registry> {
@@ -232,6 +327,15 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) store: Arc<dyn GroupStore>,
     #[cfg(feature = "http")]
     pub(crate) key: Option<Arc<KeyFn>>,
+    /// The hints in each tool's `_meta`.
+    pub(crate) hints: ClientHints,
+    /// Whether the `io.modelcontextprotocol/groups` extension is on (it is declared only when
+    /// `names` are clean too, in mask and list mode).
+    pub(crate) groups_extension: bool,
+    /// The switchable groups' names under the groups drafts' rule.
+    pub(crate) names: Arc<GroupNames>,
+    /// First-use activation (`None`: the toolkit's choice).
+    pub(crate) first_use: Option<bool>,
 }
 
 /// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
@@ -251,7 +355,52 @@ impl<R: Registry> Clone for Shared<R> {
             store: self.store.clone(),
             #[cfg(feature = "http")]
             key: self.key.clone(),
+            hints: self.hints,
+            groups_extension: self.groups_extension,
+            names: self.names.clone(),
+            first_use: self.first_use,
         }
+    }
+}
+
+impl<R: Registry> Shared<R> {
+    /// Render every compiled-in tool's MCP definition, with its `_meta`, once (tools found
+    /// at run time are rendered when listed).
+    fn render_tools(&mut self) {
+        let len = self.rendered.len();
+        let (mut tools, mut index, mut wrapped) = (
+            Vec::with_capacity(len),
+            HashMap::with_capacity(len),
+            Vec::with_capacity(len),
+        );
+        for entry in self.rendered.entries() {
+            let def = self
+                .toolkit
+                .definition(entry.name)
+                .expect("a rendered tool is the toolkit's");
+            let tool = serde_json::from_str(entry.json.get())
+                .expect("the MCP rendering of a tool is an MCP Tool");
+            index.insert(def.name, tools.len());
+            tools.push(decorate(self, tool, def));
+            wrapped.push(
+                def.output_schema
+                    .as_ref()
+                    .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
+            );
+        }
+        (self.tools, self.index, self.wrapped) = (tools, index, wrapped);
+    }
+
+    /// Whether the `io.modelcontextprotocol/groups` extension can be declared (in mask and
+    /// list mode).
+    pub(crate) fn groups_offered(&self) -> bool {
+        self.groups_extension && self.names.is_clean()
+    }
+
+    /// Whether tools carry membership labels, with the `io.modelcontextprotocol/grouping`
+    /// extension declared (every mode).
+    pub(crate) fn labels_offered(&self) -> bool {
+        self.hints.has_membership() && self.names.is_clean()
     }
 }
 
@@ -287,44 +436,33 @@ impl<R: Registry> McpServer<R> {
     pub fn new(toolkit: impl Into<Arc<Toolkit<R>>>, mode: Mode) -> Self {
         let toolkit = toolkit.into();
         let rendered = Rendered::new(&toolkit, Provider::Mcp);
-        let mut tools = Vec::with_capacity(rendered.len());
-        let mut index = HashMap::with_capacity(rendered.len());
-        let mut wrapped = Vec::with_capacity(rendered.len());
-        // The compiled-in tools (tools found at run time are rendered when listed).
-        for entry in rendered.entries() {
-            let def = toolkit
-                .definition(entry.name)
-                .expect("a rendered tool is the toolkit's");
-            let tool = with_group_meta(
-                serde_json::from_str(entry.json.get())
-                    .expect("the MCP rendering of a tool is an MCP Tool"),
-                def.group,
-            );
-            index.insert(def.name, tools.len());
-            tools.push(tool);
-            wrapped.push(
-                def.output_schema
-                    .as_ref()
-                    .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
-            );
+        let names = GroupNames::new(R::GROUPS, R::SWITCHABLE);
+        for problem in names.problems() {
+            tracing::warn!(%problem, "the groups extensions are not declared and tools carry no membership labels");
         }
         let skills = Arc::new(skills::Catalog::new(toolkit.skills()));
+        let mut shared = Shared {
+            toolkit,
+            mode,
+            rendered: Arc::new(rendered),
+            tools: Vec::new(),
+            index: HashMap::new(),
+            wrapped: Vec::new(),
+            info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            list_ttl_ms: 300_000,
+            skills,
+            store: Arc::new(MemoryStore::new()),
+            #[cfg(feature = "http")]
+            key: None,
+            hints: ClientHints::default(),
+            groups_extension: true,
+            names: Arc::new(names),
+            first_use: None,
+        };
+        shared.render_tools();
         McpServer {
-            shared: Arc::new(Shared {
-                toolkit,
-                mode,
-                rendered: Arc::new(rendered),
-                tools,
-                index,
-                wrapped,
-                info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-                instructions: None,
-                list_ttl_ms: 300_000,
-                skills,
-                store: Arc::new(MemoryStore::new()),
-                #[cfg(feature = "http")]
-                key: None,
-            }),
+            shared: Arc::new(shared),
         }
     }
 
@@ -386,6 +524,59 @@ impl<R: Registry> McpServer<R> {
     ) -> Self {
         self.shared_mut().key = Some(Arc::new(key));
         self
+    }
+
+    /// The hints in each tool's `_meta` (default: every hint, [`ClientHints::default`]). The
+    /// compiled-in tools' definitions are rendered again, here, with them.
+    #[must_use]
+    pub fn with_client_hints(mut self, hints: ClientHints) -> Self {
+        let shared = self.shared_mut();
+        shared.hints = hints;
+        shared.render_tools();
+        self
+    }
+
+    /// Whether the server offers the `io.modelcontextprotocol/groups` extension
+    /// (`groups/list`, `groups/get`, and the lists a client that declares it is served) in
+    /// mask and list mode (default `true`). See the [crate docs](crate), "Groups for clients
+    /// that search their own tools".
+    #[must_use]
+    pub fn with_groups_extension(mut self, on: bool) -> Self {
+        self.shared_mut().groups_extension = on;
+        self
+    }
+
+    /// Whether a call of a tool of an inactive group activates the group and runs
+    /// ([`Toolkit::with_first_use_activation`], which this overrides for the server's calls;
+    /// default: the toolkit's choice). The activation is kept where the active set lives (the
+    /// connection, or the store under the request's key) and, in list mode, sends
+    /// `notifications/tools/list_changed`; the result carries the group's tools and
+    /// instructions once. A stateless HTTP request without a key cannot keep it: its call runs
+    /// with the group active for that call alone. Requests served in selected mode (their
+    /// groups are the selected ones) and those of clients of the groups extension (every
+    /// group callable) activate nothing. See the crate docs, "Groups for clients that search
+    /// their own tools".
+    #[must_use]
+    pub fn with_first_use_activation(mut self, on: bool) -> Self {
+        self.shared_mut().first_use = Some(on);
+        self
+    }
+
+    /// Why this server declares neither groups extension and labels no tool with
+    /// `_meta["io.modelcontextprotocol/groups"]`, when the toolkit's group names do not map
+    /// one to one onto the drafts' names (lowercase letters, digits and single hyphens:
+    /// `WebSearch` and `web_search` would both be `websearch`/`web-search`...). Empty when
+    /// every switchable group has a name of its own. Each problem is also logged (a
+    /// `tracing` warning) when the server is built.
+    ///
+    /// ```
+    /// # use toolgroup_core::Registry;
+    /// # fn f<R: Registry>(server: toolgroup_mcp::McpServer<R>) {
+    /// assert!(server.group_name_problems().is_empty(), "{:?}", server.group_name_problems());
+    /// # }
+    /// ```
+    pub fn group_name_problems(&self) -> &[GroupNameProblem] {
+        self.shared.names.problems()
     }
 
     /// The server's mode.
@@ -452,11 +643,16 @@ impl<R: Registry> McpServer<R> {
     /// Browser requests are refused unless their `Origin` is a loopback origin: accept
     /// others with [`McpHttpService::with_allowed_origins`].
     ///
-    /// In selected mode the groups come from the URL's `groups` parameter
-    /// (`/mcp?groups=web_search,scraping`); unknown names get `400 Bad Request` with the JSON
-    /// `{"error": "unknown_groups", "message", "unknown": [{"name", "did_you_mean"}], "groups"}`.
-    /// In the other modes a `groups` parameter is refused the
-    /// same way (the model switches groups there).
+    /// A request may select groups, in any mode: the URL's `groups` parameter
+    /// (`/mcp?groups=web_search,scraping`), the path below the mount point
+    /// (`/mcp/web_search,scraping`: the service sees `/web_search,scraping` when mounted with
+    /// `nest_service`, as [`router`](Self::router) does), or the `X-MCP-Toolsets` header
+    /// (`X-MCP-Toolsets: web_search,scraping`). Such a request is served in selected mode for
+    /// those groups, whatever the server's mode (see the crate docs, "Selecting groups per
+    /// request"). Unknown names get `400 Bad Request` with the JSON
+    /// `{"error": "unknown_groups", "message", "unknown": [{"name", "did_you_mean"}], "groups"}`;
+    /// two forms that select different groups get `400` with
+    /// `{"error": "conflicting_groups", "message"}`.
     #[cfg(feature = "http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http_service(

@@ -7,16 +7,33 @@ use rmcp::model::{CallToolResponse, ErrorData};
 use rmcp::service::RequestContext;
 use serde_json::Value;
 use toolgroup_core::context::Progress;
-use toolgroup_core::{CallContext, CallResult, Registry, Session, ToolKind, Toolkit};
+use toolgroup_core::{CallContext, CallResult, Registry, Resolved, Session, ToolKind, Toolkit};
 
 use super::{McpHandler, Place};
 use crate::Mode;
 
 impl<R: Registry> McpHandler<R> {
-    /// A call that changes the session (`reset_tools`, a skill load), with its change kept
-    /// where the session lives: the connection's own session, or the store under the
-    /// client's key. Where it cannot be kept, a change is refused and nothing is changed.
-    /// `kind` is what the call's name resolved to (one that changes the session).
+    /// Whether a call of `resolved` activates its group when the group is inactive: a
+    /// switchable group's tool under first-use activation (the server's choice, else the
+    /// toolkit's).
+    pub(super) fn activates_on_first_use(&self, resolved: &Resolved) -> bool {
+        self.first_use()
+            && matches!(resolved.kind(), ToolKind::Tool | ToolKind::DynamicTool)
+            && resolved.group().is_some_and(|group| !group.basic)
+    }
+
+    /// First-use activation for this server: its own choice, else the toolkit's.
+    pub(super) fn first_use(&self) -> bool {
+        self.shared
+            .first_use
+            .unwrap_or_else(|| self.toolkit().first_use_activation())
+    }
+
+    /// A call that changes the session (`reset_tools`, a skill load, a first use that
+    /// activates a group), with its change kept where the session lives: the connection's
+    /// own session, or the store under the client's key. Where it cannot be kept, a change is
+    /// refused and nothing is changed; a first use runs with its group active for that call
+    /// alone. `kind` is what the call's name resolved to.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn changing_call(
         &self,
@@ -29,13 +46,25 @@ impl<R: Registry> McpHandler<R> {
     ) -> Result<CallToolResponse, ErrorData> {
         let toolkit = self.toolkit();
         let is_load = kind == ToolKind::LoadSkill;
+        let is_tool = matches!(kind, ToolKind::Tool | ToolKind::DynamicTool);
+        let first_use = self.first_use();
+        // A first use of a group that is already active changes nothing: it runs as any call,
+        // without the gate (which would hold other changes for as long as the tool runs).
+        let active = |session: &Session<R>| {
+            is_tool
+                && toolkit
+                    .resolve(session, name)
+                    .is_some_and(|r| r.is_available())
+        };
         let (result, changed) = match place {
             Place::Fixed(_) => unreachable!("`call_tool` answers a fixed selection itself"),
-            Place::NoKey if is_load => {
-                // Nothing to keep unless the load activates a group.
+            Place::NoKey if is_load || is_tool => {
+                // Nothing to keep: a load is refused if it would activate a group; a first
+                // use activates its group for this call alone.
                 let mut session = Session::new();
-                let result = forward_call(toolkit, &mut session, name, arguments, context).await;
-                if session != Session::new() {
+                let result =
+                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
+                if is_load && session != Session::new() {
                     return Ok(Self::error_result(format!(
                         "`{name}` was not run: loading this skill would activate its group, but this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
                     )));
@@ -47,11 +76,18 @@ impl<R: Registry> McpHandler<R> {
                     "`{name}` was not run: this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
                 )));
             }
+            Place::Local if active(&self.local_session()) => {
+                let mut session = self.local_session();
+                let result =
+                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
+                (result, false)
+            }
             Place::Local => {
                 let _gate = self.reset_gate.lock().await;
                 let before = self.local_session();
                 let mut session = before;
-                let result = forward_call(toolkit, &mut session, name, arguments, context).await;
+                let result =
+                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
                 *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
                 (result, session != before)
             }
@@ -65,11 +101,12 @@ impl<R: Registry> McpHandler<R> {
                     }
                 };
                 let mut session = before;
-                let result = forward_call(toolkit, &mut session, name, arguments, context).await;
-                // The store keeps the active groups (not which skills were loaded): a load
-                // that activates none has nothing to save.
+                let result =
+                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
+                // The store keeps the active groups (not which skills were loaded): a load or
+                // a first use that activates none has nothing to save.
                 let changed = session != before;
-                if !result.is_error && (!is_load || changed) {
+                if !result.is_error && (kind == ToolKind::ResetTools || changed) {
                     let names = session.active_names().map(str::to_owned).collect();
                     if let Err(e) = self.shared.store.save(key, names).await {
                         return Ok(Self::error_result(format!(
@@ -91,6 +128,8 @@ impl<R: Registry> McpHandler<R> {
 /// Run one tool call with the MCP request's context:
 ///
 /// - the JSON-RPC request id is the call's id;
+/// - `first_use`: whether a call of a tool of an inactive group activates it (the server's
+///   choice, made here for every call so that the toolkit's own does not apply unseen);
 /// - cancellation: `ctx.ct` fires on `notifications/cancelled` and when a stateless HTTP
 ///   client goes away; the toolkit then drops the tool's future and answers an error result;
 /// - progress: when the request has a progress token, each `ToolContext::report` of the tool
@@ -107,10 +146,12 @@ pub(super) async fn forward_call<R: Registry>(
     name: &str,
     arguments: &Value,
     ctx: &RequestContext<RoleServer>,
+    first_use: bool,
 ) -> CallResult {
     let mut cx = CallContext::new()
         .with_call_id(ctx.id.to_string())
-        .with_cancellation(ctx.ct.clone());
+        .with_cancellation(ctx.ct.clone())
+        .with_first_use_activation(first_use);
     #[cfg(feature = "http")]
     if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
         cx.extensions_mut().extend(parts.extensions.clone());

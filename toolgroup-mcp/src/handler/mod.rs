@@ -1,6 +1,7 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
 mod call;
+mod extension;
 mod skills;
 
 use std::borrow::Cow;
@@ -104,32 +105,43 @@ impl<R: Registry> McpHandler<R> {
         &self.shared.toolkit
     }
 
-    /// The mode this request is served in: list falls back to mask for 2026-07-28.
+    /// The mode this request is served in: selected for a request that selects groups (over
+    /// HTTP), and list falls back to mask for 2026-07-28.
     fn mode(&self, ctx: &RequestContext<RoleServer>) -> Mode {
+        self.mode_for(ctx, is_2026_or_later(ctx))
+    }
+
+    /// [`mode`](Self::mode) for a request of the revision `modern` says.
+    fn mode_for(&self, ctx: &RequestContext<RoleServer>, modern: bool) -> Mode {
         match self.shared.mode {
-            Mode::List if is_2026_or_later(ctx) => Mode::Mask,
+            _ if self.requested(ctx).is_some() => Mode::Selected,
+            Mode::List if modern => Mode::Mask,
             mode => mode,
         }
     }
 
-    /// The chosen groups in selected mode: the URL's `groups` parameter over HTTP (already
-    /// validated by the HTTP service), else the handler's own.
-    fn selection(&self, ctx: &RequestContext<RoleServer>) -> Session<R> {
+    /// The groups an HTTP request selects (its path, `X-MCP-Toolsets` header or `groups`
+    /// parameter), if it selects any.
+    fn requested(&self, ctx: &RequestContext<RoleServer>) -> Option<Session<R>> {
         #[cfg(feature = "http")]
-        if let Some(parts) = ctx.extensions.get::<http::request::Parts>()
-            && let Some(query) = parts.uri.query()
-            && let Some(names) = crate::http_service::groups_param(query)
-        {
-            // The HTTP service refused unknown names before the request got here.
-            return crate::parse_groups::<R>(names.iter().map(String::as_str))
-                .unwrap_or_else(|_| Session::new());
+        if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
+            // The HTTP service refused unknown names and disagreeing forms before the request
+            // got here; a handler served some other way selects no group then.
+            return crate::selection::selection::<R>(&parts.uri, &parts.headers)
+                .unwrap_or_else(|_| Some(Session::new()));
         }
         let _ = ctx;
-        self.fixed
+        None
+    }
+
+    /// The chosen groups of a request served in selected mode: the request's own, else the
+    /// handler's.
+    fn selection(&self, ctx: &RequestContext<RoleServer>) -> Session<R> {
+        self.requested(ctx).unwrap_or(self.fixed)
     }
 
     fn place(&self, ctx: &RequestContext<RoleServer>) -> Place<R> {
-        if self.shared.mode == Mode::Selected {
+        if self.mode(ctx) == Mode::Selected {
             return Place::Fixed(self.selection(ctx));
         }
         #[cfg(feature = "http")]
@@ -177,7 +189,7 @@ impl<R: Registry> McpHandler<R> {
                     toolkit
                         .all_definitions()
                         .filter(|d| !self.shared.index.contains_key(d.name))
-                        .map(|d| Cow::Owned(found_tool(d))),
+                        .map(|d| Cow::Owned(self.found_tool(d))),
                 )
                 .collect(),
             // Selected: reset_tools is hidden; the skill tools (which have no group either)
@@ -209,8 +221,17 @@ impl<R: Registry> McpHandler<R> {
             .is_some_and(|d| std::ptr::eq(d, def));
         match self.shared.index.get(def.name) {
             Some(&i) if prerendered => Cow::Borrowed(&self.shared.tools[i]),
-            _ => Cow::Owned(found_tool(def)),
+            _ => Cow::Owned(self.found_tool(def)),
         }
+    }
+
+    /// The MCP definition of a tool found at run time (or of a skill tool naming fewer
+    /// skills), with its `_meta`.
+    fn found_tool(&self, def: &ToolDefinition) -> Tool {
+        let json = Provider::Mcp.render_definition(def);
+        let tool =
+            serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
+        crate::decorate(&self.shared, tool, def)
     }
 
     fn unknown_tool(&self, name: &str, mode: Mode, session: &Session<R>) -> ErrorData {
@@ -242,12 +263,15 @@ impl<R: Registry> McpHandler<R> {
         ErrorData::invalid_params(message, None)
     }
 
-    fn info(&self, selection: Option<&Session<R>>) -> ServerConfig {
+    /// What the server declares to a request served in `mode` (`selection`: the chosen
+    /// groups in selected mode). `tools.listChanged` only where the list can change: list
+    /// mode, which 2026-07-28 requests are never served in.
+    fn info(&self, mode: Mode, selection: Option<&Session<R>>) -> ServerConfig {
         #[allow(deprecated)] // MCP logging (SEP-2577), still on the wire: see `logging`
         let mut capabilities = ServerCapabilities::builder()
             .enable_logging()
             .enable_tools();
-        if self.shared.mode == Mode::List {
+        if mode == Mode::List {
             capabilities = capabilities.enable_tool_list_changed();
         }
         let mut capabilities = capabilities.build();
@@ -260,6 +284,7 @@ impl<R: Registry> McpHandler<R> {
                 .get_or_insert_with(Default::default)
                 .extend(declared.extensions.unwrap_or_default());
         }
+        extension::declare(&self.shared, mode, &mut capabilities);
         let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
         let mut instructions = self.shared.instructions.clone().unwrap_or_default();
         if let Some(selection) = selection {
@@ -277,11 +302,11 @@ impl<R: Registry> McpHandler<R> {
         info
     }
 
-    fn info_for(&self, ctx: &RequestContext<RoleServer>) -> ServerConfig {
-        if self.shared.mode == Mode::Selected {
-            self.info(Some(&self.selection(ctx)))
-        } else {
-            self.info(None)
+    /// [`info`](Self::info) for a request of the revision `modern` says.
+    fn info_for(&self, ctx: &RequestContext<RoleServer>, modern: bool) -> ServerConfig {
+        match self.mode_for(ctx, modern) {
+            Mode::Selected => self.info(Mode::Selected, Some(&self.selection(ctx))),
+            mode => self.info(mode, None),
         }
     }
 
@@ -361,10 +386,9 @@ impl<R: Registry> McpHandler<R> {
 
 impl<R: Registry> ServerHandler for McpHandler<R> {
     fn get_info(&self) -> ServerConfig {
-        if self.shared.mode == Mode::Selected {
-            self.info(Some(&self.fixed))
-        } else {
-            self.info(None)
+        match self.shared.mode {
+            Mode::Selected => self.info(Mode::Selected, Some(&self.fixed)),
+            mode => self.info(mode, None),
         }
     }
 
@@ -375,7 +399,11 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
-        let info = self.info_for(&context);
+        // Declared for the negotiated revision, not the one asked for (a client that asks for
+        // 2026-07-28, which has no `initialize`, gets 2025-11-25 and is served for it).
+        let modern = result.protocol_version.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
+        let info = self.info_for(&context, modern);
+        result.capabilities = info.capabilities;
         result.instructions = info.instructions;
         Ok(result)
     }
@@ -384,9 +412,10 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         &self,
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
+        let modern = is_2026_or_later(&context);
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.info_for(&context),
+            self.info_for(&context, modern),
         ))
     }
 
@@ -396,6 +425,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         skills::refuse_cursor(request, "tool")?;
+        if self.scoped(&context) {
+            return Ok(self.scoped_list(&context));
+        }
         let mode = self.mode(&context);
         let place = self.place(&context);
         let session = match mode {
@@ -478,7 +510,6 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let _ = context;
         // rmcp hands over as "custom" a `tools/call` whose params it could not read.
         if request.method == "tools/call" {
             return Err(ErrorData::invalid_params(
@@ -486,9 +517,12 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 None,
             ));
         }
+        if let Some(answer) = self.extension_request(&request, &context) {
+            return answer;
+        }
         Err(ErrorData::new(
             rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            request.method,
+            format!("method not found: `{}`", crate::echo(&request.method, 64)),
             None,
         ))
     }
@@ -499,6 +533,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         context.extensions.insert(self.log_level.clone());
+        if self.scoped(&context) {
+            return self.scoped_call(request, &context).await;
+        }
         let name = request.name.as_ref();
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let mode = self.mode(&context);
@@ -521,7 +558,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 return Err(self.unknown_tool(name, mode, selection));
             };
             let mut session = *selection;
-            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            // The selection is the connection's groups: a call activates none.
+            let result =
+                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
             if resolved.changes_session() && session != *selection {
                 return Ok(Self::error_result(format!(
                     "`{name}` was not run: loading this skill would activate its group, but this connection's groups are the ones it selected. Nothing was changed."
@@ -534,7 +573,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             return Err(self.unknown_tool(name, mode, &session));
         };
 
-        if !resolved.changes_session() {
+        let changes = matches!(resolved.kind(), ToolKind::ResetTools | ToolKind::LoadSkill)
+            || self.activates_on_first_use(&resolved);
+        if !changes {
             let loaded = match &place {
                 // A basic tool needs no active set: it answers while the store is down.
                 Place::Keyed(_) if resolved.group().is_some_and(|g| g.basic) => Ok(Session::new()),
@@ -548,18 +589,12 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                     )));
                 }
             };
-            let result = forward_call(toolkit, &mut session, name, &arguments, &context).await;
+            let result =
+                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
             return self.to_mcp(name, result);
         }
 
         self.changing_call(&place, mode, name, &arguments, &context, resolved.kind())
             .await
     }
-}
-
-/// The MCP definition of a tool found at run time.
-fn found_tool(def: &ToolDefinition) -> Tool {
-    let json = Provider::Mcp.render_definition(def);
-    let tool = serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
-    crate::with_group_meta(tool, def.group)
 }

@@ -12,6 +12,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use toolgroup_core::Registry;
 
+use super::extension::is_switchable;
 use super::{McpHandler, is_2026_or_later};
 
 /// `-32602` for a cursor: every list of this server is one page and gives none.
@@ -87,6 +88,22 @@ impl<R: Registry> McpHandler<R> {
     ) -> Result<ListResourcesResult, ErrorData> {
         self.offered::<ListResourcesRequestMethod>()?;
         refuse_cursor(request, "resource")?;
+        if self.scoped(ctx) {
+            // The switchable groups' skills are in their `groups/get`: a resource is listed
+            // top-level or scoped, not both. The list then differs by declared capability.
+            let basic = self
+                .shared
+                .skills
+                .resources_where(|group| !is_switchable::<R>(group));
+            let result = ListResourcesResult::with_all_items(basic);
+            return Ok(if is_2026_or_later(ctx) {
+                result
+                    .with_ttl_ms(self.shared.list_ttl_ms)
+                    .with_cache_scope(CacheScope::Private)
+            } else {
+                result
+            });
+        }
         let result = ListResourcesResult::with_all_items(self.shared.skills.resources());
         Ok(hinted!(self, ctx, result))
     }

@@ -92,6 +92,15 @@ impl Catalog {
         self.entries.iter().map(|e| e.listing.clone()).collect()
     }
 
+    /// The `SKILL.md` of each skill whose group passes `keep`.
+    pub(crate) fn resources_where(&self, keep: impl Fn(&str) -> bool) -> Vec<Resource> {
+        self.entries
+            .iter()
+            .filter(|e| keep(e.info.group))
+            .map(|e| e.listing.clone())
+            .collect()
+    }
+
     /// The skill whose `SKILL.md` is at `uri`.
     pub(crate) fn get(&self, uri: &str) -> Result<GetSkillResult, ErrorData> {
         let (entry, path) = self.locate(uri)?;

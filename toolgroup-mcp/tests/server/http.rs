@@ -234,21 +234,6 @@ async fn selected_groups_come_from_the_url() {
 }
 
 #[tokio::test]
-async fn a_groups_parameter_is_refused_outside_selected_mode() {
-    let server = McpServer::new(support::toolkit(), Mode::Mask);
-    let url = spawn(&server, stateless()).await;
-    let (status, body) = post(
-        &reqwest::Client::new(),
-        &format!("{url}?groups=web_search"),
-        None,
-        &call_body(1, "note_write", json!({"text": "x"})),
-    )
-    .await;
-    assert_eq!(status, 400);
-    assert!(body.contains("groups_not_selectable"), "{body}");
-}
-
-#[tokio::test]
 async fn stateless_replicas_share_the_store() {
     let store = Arc::new(MemoryStore::new());
     let a = keyed(store.clone(), Mode::Mask);

@@ -17,13 +17,19 @@ mod python;
 #[path = "../skills_support/mod.rs"]
 mod skills_support;
 
+mod capabilities;
 mod elicitation;
+mod first_use;
+mod groups_ext;
+mod hints;
 mod http;
 mod jsonrpc;
 mod logging;
 mod modes;
 mod not_offered;
 mod origin;
+mod raw;
 mod readme;
+mod selection;
 mod skills;
 mod skills_interop;

@@ -173,7 +173,16 @@ async fn mask_mode_lists_every_tool_and_refuses_inactive_calls() {
         search.meta.as_ref().unwrap().0[GROUP_META_KEY],
         "web_search"
     );
-    assert!(tools[0].meta.is_none());
+    // reset_tools has no group (its hints: `hints.rs`).
+    assert!(
+        tools[0]
+            .meta
+            .as_ref()
+            .unwrap()
+            .0
+            .get(GROUP_META_KEY)
+            .is_none()
+    );
     assert_eq!(
         search.output_schema.as_ref().unwrap()["properties"]["result"]["type"],
         "array"

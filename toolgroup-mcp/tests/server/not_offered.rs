@@ -67,7 +67,10 @@ async fn without_skills_the_resources_and_skills_methods_are_not_found_over_http
         // The reference: a method this server has under no toolkit.
         let (_, unknown) = rpc(&url, 1, "tools/explode", &json!({})).await;
         assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
-        assert_eq!(unknown["error"]["message"], "tools/explode", "{unknown}");
+        assert_eq!(
+            unknown["error"]["message"], "method not found: `tools/explode`",
+            "{unknown}"
+        );
         for (id, (method, params)) in (2..).zip(methods()) {
             let (status, answer) = rpc(&url, id, method, &params).await;
             assert_eq!(status, 200, "{mode:?} {method}: {answer}");
