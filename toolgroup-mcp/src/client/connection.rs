@@ -114,7 +114,7 @@ impl Inner {
         let server = &self.server;
         let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
         let inner = Arc::downgrade(self);
-        let handler = Handler::new(move |peer| {
+        let handler = Handler::new(server.groups_extension, move |peer| {
             // The notification is handled on its own task, but the re-list waits for responses
             // that this connection's loop delivers: run it apart, never inline.
             if let Some(inner) = inner.upgrade() {
@@ -212,7 +212,7 @@ impl Inner {
             source: Arc::new(e),
         })?;
         let tools = tools.into_iter().map(convert::tool).collect();
-        if !groups::declared(peer) {
+        if !self.server.groups_extension || !groups::declared(peer) {
             return Ok((tools, None));
         }
         let entries = groups::list(peer, self.server.call_timeout)

@@ -114,6 +114,15 @@ pub enum GroupError {
         /// The group asked for.
         group: String,
     },
+    /// The client was built without the extension
+    /// ([`RemoteServer::with_groups_extension`](super::RemoteServer::with_groups_extension)),
+    /// so it fetches no group.
+    Disabled {
+        /// The server's label.
+        server: String,
+        /// The group asked for.
+        group: String,
+    },
     /// The server lists no group of that name.
     Unknown {
         /// The server's label.
@@ -145,6 +154,11 @@ impl fmt::Display for GroupError {
             GroupError::NotDeclared { server, group } => write!(
                 f,
                 "the MCP server `{server}` has no group `{}`: it does not declare the `io.modelcontextprotocol/groups` extension (mount its tools with `Remote::new`)",
+                shown(group)
+            ),
+            GroupError::Disabled { server, group } => write!(
+                f,
+                "the group `{}` of the MCP server `{server}` cannot be mounted: the client was built with `RemoteServer::with_groups_extension(false)`, so it fetches no group",
                 shown(group)
             ),
             GroupError::Unknown {

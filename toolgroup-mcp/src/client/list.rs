@@ -67,7 +67,8 @@ pub struct ToolList {
     /// The top-level tools (`tools/list`), in the server's order.
     pub tools: Arc<Vec<RemoteTool>>,
     /// Whether the server declared the `io.modelcontextprotocol/groups` extension when the
-    /// client last connected.
+    /// client last connected (always `false` for a client built
+    /// [without it](super::RemoteServer::with_groups_extension)).
     pub declares_groups: bool,
     /// The server's groups, in its order, without the hidden ones (empty when the server does
     /// not declare the extension).

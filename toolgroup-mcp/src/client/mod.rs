@@ -71,7 +71,10 @@
 //!
 //! - **Declared**: the client declares the extension (`{}` under `capabilities.extensions` in
 //!   `initialize`; rmcp copies the client's capabilities into each request's `_meta` on a
-//!   2026-07-28 session).
+//!   2026-07-28 session), unless built with
+//!   [`RemoteServer::with_groups_extension(false)`](RemoteServer::with_groups_extension):
+//!   then a server with the extension lists every tool at the top level, as it does for a
+//!   client without it, and no group is fetched.
 //! - **Fetched** only from a server whose handshake declares it, on connecting, on each
 //!   reconnection, and on `notifications/groups/list_changed` or
 //!   `notifications/tools/list_changed` (both lists, whichever changed, since the rules below

@@ -129,7 +129,8 @@ impl Remote {
     ///
     /// # Errors
     ///
-    /// The server does not declare the `io.modelcontextprotocol/groups` extension, lists no
+    /// The client was built without the `io.modelcontextprotocol/groups` extension, the
+    /// server does not declare it, lists no
     /// group `name` (the error suggests the closest name and lists the server's), or lists
     /// it but the client hides it (the error gives the reason). Nothing is mounted.
     pub fn group(connection: RemoteTools, name: &str) -> Result<Self, GroupError> {
@@ -247,6 +248,9 @@ impl Remote {
 fn missing(list: &ToolList, connection: &RemoteTools, name: &str) -> Option<GroupError> {
     let server = connection.server().label().to_owned();
     let group = name.to_owned();
+    if !connection.server().groups_extension {
+        return Some(GroupError::Disabled { server, group });
+    }
     if !list.declares_groups {
         return Some(GroupError::NotDeclared { server, group });
     }

@@ -65,7 +65,8 @@ impl RemoteTools {
     }
 
     /// Whether the server declared the `io.modelcontextprotocol/groups` extension when the
-    /// client last connected.
+    /// client last connected (always `false` for a client built
+    /// [without it](RemoteServer::with_groups_extension)).
     pub fn declares_groups(&self) -> bool {
         self.inner.list.borrow().declares_groups
     }

@@ -396,3 +396,28 @@ async fn a_server_without_the_extension_is_listed_as_before() {
     // The duplicate `share_link` is reported as before.
     assert_eq!(all.name_problems().len(), 1);
 }
+
+#[tokio::test]
+async fn a_client_built_without_the_extension_fetches_no_group() {
+    let server = GroupsServer::new(true, office());
+    let http = Killable::start(server.app(), "127.0.0.1:0");
+    let remote = RemoteTools::connect(
+        RemoteServer::http(http.url())
+            .with_label("office")
+            .with_groups_extension(false),
+    )
+    .await
+    .expect("the client connects");
+    let client = server.client.lock().unwrap().clone().unwrap();
+    assert_eq!(client.get("extensions"), None, "{client}");
+    assert!(server.requests.lock().unwrap().is_empty());
+    assert!(!remote.declares_groups());
+    assert!(remote.groups().is_empty());
+    // The server lists every tool at the top level for such a client.
+    assert_eq!(remote.tools().len(), 6);
+    let err = Remote::group(remote.clone(), "web-search").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the group `web-search` of the MCP server `office` cannot be mounted: the client was built with `RemoteServer::with_groups_extension(false)`, so it fetches no group"
+    );
+}

@@ -141,13 +141,15 @@ impl ServerHandler for GroupsServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        if let Some(info) = context.peer.peer_info() {
-            *self.client.lock().unwrap() = Some(serde_json::to_value(&info.capabilities).unwrap());
-        }
+        let declared = context.peer.peer_info().map(|info| {
+            let capabilities = serde_json::to_value(&info.capabilities).unwrap();
+            *self.client.lock().unwrap() = Some(capabilities.clone());
+            capabilities["extensions"].get(EXTENSION).is_some()
+        });
         let catalog = self.catalog.lock().unwrap().clone();
         let mut tools = catalog.top;
-        if !self.declare {
-            // Without the extension, every tool is top-level.
+        if !self.declare || declared != Some(true) {
+            // Without the extension on both sides, every tool is top-level.
             for group in &catalog.groups {
                 if let Answer::Json(answer) = &group.answer {
                     let raw = answer["contents"]["tools"].clone();
