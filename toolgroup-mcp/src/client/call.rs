@@ -235,12 +235,15 @@ pub(super) fn no_longer_listed(shown: &str, server: &str) -> CallResult {
     ))
 }
 
-pub(super) fn unknown_tool(name: &str, tools: &[RemoteTool]) -> CallResult {
+pub(super) fn unknown_tool<'a>(
+    name: &str,
+    tools: impl IntoIterator<Item = &'a RemoteTool>,
+) -> CallResult {
     let mut text = format!(
         "unknown tool `{}`: the MCP server does not list it.",
         crate::echo(name, 64)
     );
-    if let Some(guess) = crate::did_you_mean(name, tools.iter().map(|t| t.name.as_str())) {
+    if let Some(guess) = crate::did_you_mean(name, tools.into_iter().map(|t| t.name.as_str())) {
         text.push_str(&format!(" Did you mean `{guess}`?"));
     }
     CallResult::error(text)

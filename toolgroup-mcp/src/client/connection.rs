@@ -1,5 +1,5 @@
-//! One connection's life: opening it (spawn or reach, handshake, list), reconnecting with
-//! backoff, forgetting a lost one, and publishing the tool list.
+//! One connection's life: opening it (spawn or reach, handshake, list the tools and the
+//! groups), reconnecting with backoff, forgetting a lost one, and publishing the lists.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,6 +14,7 @@ use tokio::time::Instant;
 
 use super::convert;
 use super::error::{RemoteError, seconds};
+use super::groups::{self, Groups};
 use super::handler::Handler;
 use super::list::{RemoteTool, ToolList};
 use super::progress::{Progress, Routed};
@@ -31,6 +32,16 @@ impl Connection {
         !self.service.is_closed() && !self.service.peer().is_transport_closed()
     }
 }
+
+/// What one listing found: the top-level tools, and the groups when the server declares the
+/// extension.
+pub(super) struct Listing {
+    tools: Vec<RemoteTool>,
+    groups: Option<Groups>,
+}
+
+/// The first half of a listing, bounded as a whole: the tools and `groups/list`.
+type Lists = (Vec<RemoteTool>, Option<Vec<groups::Entry>>);
 
 struct State {
     conn: Option<Arc<Connection>>,
@@ -62,17 +73,14 @@ impl Inner {
                 retry_at: None,
                 last_error: String::new(),
             }),
-            list: watch::Sender::new(ToolList {
-                version: 0,
-                tools: Arc::new(Vec::new()),
-            }),
+            list: watch::Sender::new(ToolList::empty()),
             relist_gate: tokio::sync::Mutex::new(()),
             generation: AtomicU64::new(0),
         });
         let mut state = inner.state.lock().await;
-        let (conn, tools) = inner.open().await?;
+        let (conn, listing) = inner.open().await?;
         state.conn = Some(conn);
-        inner.list.send_modify(|list| list.tools = Arc::new(tools));
+        inner.list.send_modify(|list| set(list, listing));
         drop(state);
         Ok(inner)
     }
@@ -88,9 +96,9 @@ impl Inner {
         let mut state = self.state.lock().await;
         state.conn = None;
         match self.open().await {
-            Ok((conn, tools)) => {
+            Ok((conn, listing)) => {
                 self.connected(&mut state, conn);
-                self.publish(tools);
+                self.publish(listing);
                 Ok(())
             }
             Err(e) => {
@@ -100,12 +108,13 @@ impl Inner {
         }
     }
 
-    /// Spawn or reach the server, handshake and list every tool, within the connect timeout.
-    async fn open(self: &Arc<Self>) -> Result<(Arc<Connection>, Vec<RemoteTool>), RemoteError> {
+    /// Spawn or reach the server, handshake, list every tool and (when the server declares
+    /// the extension) every group, within the connect timeout; then fetch each group.
+    async fn open(self: &Arc<Self>) -> Result<(Arc<Connection>, Listing), RemoteError> {
         let server = &self.server;
         let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
         let inner = Arc::downgrade(self);
-        let handler = Handler::new(move |peer| {
+        let handler = Handler::new(server.groups_extension, move |peer| {
             // The notification is handled on its own task, but the re-list waits for responses
             // that this connection's loop delivers: run it apart, never inline.
             if let Some(inner) = inner.upgrade() {
@@ -169,29 +178,70 @@ impl Inner {
                         .map_err(handshake)?
                 }
             };
-            let tools = service
-                .peer()
-                .list_all_tools()
-                .await
-                .map_err(|e| RemoteError::List {
-                    server: label(),
-                    source: Arc::new(e),
-                })?;
-            Ok::<_, RemoteError>((service, tools))
+            let lists = self.lists(service.peer()).await?;
+            Ok::<_, RemoteError>((service, lists))
         };
-        let (service, tools) = tokio::time::timeout(server.connect_timeout, connect)
+        let (service, lists) = tokio::time::timeout(server.connect_timeout, connect)
             .await
             .map_err(|_| RemoteError::Timeout {
                 server: label(),
                 after: server.connect_timeout,
             })??;
-        tracing::debug!(server = %server.label, tools = tools.len(), "connected to the MCP server");
+        // Each `groups/get` has the call timeout: a slow group is hidden, not the connection
+        // refused.
+        let listing = self.fetch(service.peer(), lists).await;
+        tracing::debug!(
+            server = %server.label,
+            tools = listing.tools.len(),
+            groups = listing.groups.as_ref().map(|g| g.groups.len()),
+            "connected to the MCP server"
+        );
         let conn = Arc::new(Connection {
             service,
             progress,
             generation,
         });
-        Ok((conn, tools.into_iter().map(convert::tool).collect()))
+        Ok((conn, listing))
+    }
+
+    /// Every page of `tools/list`, and of `groups/list` when the server declared the
+    /// extension.
+    async fn lists(&self, peer: &Peer<RoleClient>) -> Result<Lists, RemoteError> {
+        let tools = peer.list_all_tools().await.map_err(|e| RemoteError::List {
+            server: self.server.label.clone(),
+            source: Arc::new(e),
+        })?;
+        let tools = tools.into_iter().map(convert::tool).collect();
+        if !self.server.groups_extension || !groups::declared(peer) {
+            return Ok((tools, None));
+        }
+        let entries = groups::list(peer, self.server.call_timeout)
+            .await
+            .map_err(|source| RemoteError::ListGroups {
+                server: self.server.label.clone(),
+                source,
+            })?;
+        Ok((tools, Some(entries)))
+    }
+
+    /// `groups/get` for each listed group, and the extension's rules checked.
+    async fn fetch(&self, peer: &Peer<RoleClient>, (tools, entries): Lists) -> Listing {
+        let groups = match entries {
+            Some(entries) => {
+                let groups = groups::fetch(peer, entries, &tools, self.server.call_timeout).await;
+                for hidden in &groups.hidden {
+                    tracing::warn!(
+                        server = %self.server.label,
+                        group = %crate::echo(&hidden.name, 64),
+                        reason = %hidden.reason,
+                        "a remote group is hidden"
+                    );
+                }
+                Some(groups)
+            }
+            None => None,
+        };
+        Listing { tools, groups }
     }
 
     fn connected(&self, state: &mut State, conn: Arc<Connection>) {
@@ -231,10 +281,10 @@ impl Inner {
             }
         }
         match self.open().await {
-            Ok((conn, tools)) => {
+            Ok((conn, listing)) => {
                 tracing::info!(server = %self.server.label, "reconnected to the MCP server");
                 self.connected(&mut state, conn.clone());
-                self.publish(tools);
+                self.publish(listing);
                 Ok(conn)
             }
             Err(e) => {
@@ -263,29 +313,46 @@ impl Inner {
         }
     }
 
-    /// Replace the list if it changed, bumping the version.
-    fn publish(&self, tools: Vec<RemoteTool>) {
+    /// Replace the lists if they changed, bumping the version.
+    fn publish(&self, listing: Listing) {
         self.list.send_if_modified(|list| {
-            if *list.tools == tools {
+            let version = list.version;
+            let mut new = list.clone();
+            set(&mut new, listing);
+            if new == *list {
                 return false;
             }
-            list.version += 1;
-            list.tools = Arc::new(tools);
+            *list = new;
+            list.version = version + 1;
             true
         });
     }
 
-    /// List every tool again (after `notifications/tools/list_changed`).
+    /// List every tool and group again (after `notifications/tools/list_changed` or
+    /// `notifications/groups/list_changed`: both, since the extension's rules span both
+    /// lists).
     async fn relist(self: Arc<Self>, peer: Peer<RoleClient>) {
         let _gate = self.relist_gate.lock().await;
-        match tokio::time::timeout(self.server.call_timeout, peer.list_all_tools()).await {
-            Ok(Ok(tools)) => self.publish(tools.into_iter().map(convert::tool).collect()),
+        match tokio::time::timeout(self.server.call_timeout, self.lists(&peer)).await {
+            Ok(Ok(lists)) => {
+                let listing = self.fetch(&peer, lists).await;
+                self.publish(listing);
+            }
             Ok(Err(error)) => {
-                tracing::warn!(server = %self.server.label, %error, "re-listing the tools failed; keeping the previous list");
+                tracing::warn!(server = %self.server.label, %error, "listing again failed; keeping the previous lists");
             }
             Err(_) => {
-                tracing::warn!(server = %self.server.label, "re-listing the tools timed out; keeping the previous list");
+                tracing::warn!(server = %self.server.label, "listing again timed out; keeping the previous lists");
             }
         }
     }
+}
+
+/// `list` with `listing`'s tools and groups (the version unchanged).
+fn set(list: &mut ToolList, listing: Listing) {
+    list.tools = Arc::new(listing.tools);
+    list.declares_groups = listing.groups.is_some();
+    let groups = listing.groups.unwrap_or_default();
+    list.groups = Arc::new(groups.groups);
+    list.hidden_groups = Arc::new(groups.hidden);
 }

@@ -1,5 +1,5 @@
-//! A remote MCP server's tools as a toolkit group's tools: [`Remote`], the
-//! [`DynamicTools`] source over a [`RemoteTools`] connection.
+//! A remote MCP server's tools, or one of its groups, as a toolkit group's tools: [`Remote`],
+//! the [`DynamicTools`] source over a [`RemoteTools`] connection.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -9,12 +9,14 @@ use toolgroup_core::dynamic::{DynamicTool, DynamicTools, ToolSet};
 use toolgroup_core::{BoxFuture, CallResult, ToolContext, ToolDefinition, args::Arguments};
 
 use super::call::{Names, no_longer_listed};
-use super::list::RemoteTool;
+use super::error::GroupError;
+use super::list::{RemoteTool, ToolList};
 use super::names::{NameProblem, expose_names};
 use super::options::CallOptions;
 use super::remote_tools::RemoteTools;
 
-/// The tools of a remote MCP server as the tools of one toolkit group.
+/// The top-level tools of a remote MCP server, or the tools of one of its groups, as the
+/// tools of one toolkit group.
 ///
 /// Put it in a [`Dynamic`](toolgroup_core::dynamic::Dynamic) group of your toolkit, beside
 /// a `#[tool_group(name = "...", description = "...", dynamic)]` unit struct that declares the
@@ -41,6 +43,39 @@ use super::remote_tools::RemoteTools;
 /// # Ok(()) }
 /// ```
 ///
+/// [`Remote::group`] mounts one group of a server that declares the
+/// `io.modelcontextprotocol/groups` extension (a `#[tool_group(..., dynamic)]` per remote
+/// group): the local `reset_tools` and the provider delivery modes then switch each remote
+/// group like any local group, and the remote group's instructions come with its
+/// activation. [`Remote::new`] mounts the server's top-level tools: for such a server, the
+/// tools outside its groups.
+///
+/// ```no_run
+/// use toolgroup::dynamic::Dynamic;
+/// use toolgroup_mcp::client::{Remote, RemoteServer, RemoteTools};
+/// use toolgroup::prelude::*;
+///
+/// #[tool_group(name = "web_search", description = "Search the web and read pages.", dynamic)]
+/// struct WebSearch;
+///
+/// #[tool_group(name = "calendar", description = "Read and plan meetings.", dynamic)]
+/// struct Calendar;
+///
+/// #[toolkit]
+/// struct Agent {
+///     web_search: Dynamic<WebSearch, Remote>,
+///     calendar: Dynamic<Calendar, Remote>,
+/// }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let office = RemoteTools::connect(RemoteServer::http("http://127.0.0.1:8000/mcp")).await?;
+/// let toolkit = Toolkit::new(Agent {
+///     web_search: Dynamic::new(Remote::group(office.clone(), "web-search")?),
+///     calendar: Dynamic::new(Remote::group(office, "calendar")?.with_prefix("cal_")),
+/// });
+/// # Ok(()) }
+/// ```
+///
 /// The model sees each remote tool under the prefix (none by default) followed by its name
 /// on the server. A name that providers refuse, a duplicate, or a name that would be
 /// `reset_tools` is not exposed, and [`name_problems`](Remote::name_problems) says why; the
@@ -53,6 +88,8 @@ use super::remote_tools::RemoteTools;
 /// server.
 pub struct Remote {
     connection: RemoteTools,
+    /// The remote group mounted; `None` for the top-level tools.
+    group: Option<String>,
     prefix: Option<String>,
     current: Mutex<Option<Exposed>>,
 }
@@ -64,16 +101,48 @@ struct Exposed {
     /// Exposed name -> name on the server.
     remote: HashMap<String, String>,
     problems: Vec<NameProblem>,
+    /// The mounted group's instructions.
+    instructions: Option<String>,
+    /// Why the mounted group exposes no tools.
+    missing: Option<GroupError>,
 }
 
 impl Remote {
-    /// The tools of `connection`, under their own names.
+    /// The top-level tools of `connection` (what `tools/list` returns), under their own
+    /// names.
     pub fn new(connection: RemoteTools) -> Self {
         Remote {
             connection,
+            group: None,
             prefix: None,
             current: Mutex::new(None),
         }
+    }
+
+    /// The tools of the remote group `name` (its name on the server, as in
+    /// [`RemoteTools::groups`]), under their own names; its instructions are the source's
+    /// instructions.
+    ///
+    /// The group follows the server's lists: while the server no longer lists it (or the
+    /// client hides it), the source exposes no tools, a `tracing` warning says why, and so
+    /// does [`group_problem`](Self::group_problem).
+    ///
+    /// # Errors
+    ///
+    /// The client was built without the `io.modelcontextprotocol/groups` extension, the
+    /// server does not declare it, lists no
+    /// group `name` (the error suggests the closest name and lists the server's), or lists
+    /// it but the client hides it (the error gives the reason). Nothing is mounted.
+    pub fn group(connection: RemoteTools, name: &str) -> Result<Self, GroupError> {
+        if let Some(problem) = missing(&connection.watch().borrow(), &connection, name) {
+            return Err(problem);
+        }
+        Ok(Remote {
+            connection,
+            group: Some(name.to_owned()),
+            prefix: None,
+            current: Mutex::new(None),
+        })
     }
 
     /// Expose each tool as `prefix` followed by its name on the server (`fs_` + `read_file`
@@ -93,9 +162,22 @@ impl Remote {
         &self.connection
     }
 
-    /// Why some of the server's current tools are not exposed (empty when all are).
+    /// The remote group mounted (its name on the server), or `None` for the server's
+    /// top-level tools.
+    pub fn group_name(&self) -> Option<&str> {
+        self.group.as_deref()
+    }
+
+    /// Why some of the current tools are not exposed (empty when all are).
     pub fn name_problems(&self) -> Vec<NameProblem> {
         self.with_current(|exposed| exposed.problems.clone())
+    }
+
+    /// Why the mounted remote group exposes no tools now: the server no longer lists it,
+    /// the client hides it, or the server no longer declares the extension. `None` while
+    /// the group is there (and always for the top-level tools).
+    pub fn group_problem(&self) -> Option<GroupError> {
+        self.with_current(|exposed| exposed.missing.clone())
     }
 
     fn with_current<T>(&self, f: impl FnOnce(&Exposed) -> T) -> T {
@@ -106,15 +188,28 @@ impl Remote {
         {
             return f(exposed);
         }
+        let (tools, instructions, missing): (&[RemoteTool], _, _) = match &self.group {
+            None => (&list.tools, None, None),
+            Some(name) => match list.groups.iter().find(|g| &g.name == name) {
+                Some(group) => (&group.tools, group.instructions.clone(), None),
+                None => {
+                    let why = missing(&list, &self.connection, name);
+                    if let Some(why) = &why {
+                        tracing::warn!(server = self.connection.server().label(), problem = %why, "a mounted remote group exposes no tools");
+                    }
+                    (&[], None, why)
+                }
+            },
+        };
         let names = expose_names(
-            list.tools.iter().map(|t| t.name.as_str()),
+            tools.iter().map(|t| t.name.as_str()),
             self.prefix.as_deref(),
         );
         for problem in &names.problems {
             tracing::warn!(server = self.connection.server().label(), %problem, "a remote tool is not exposed");
         }
         let by_name: HashMap<&str, &RemoteTool> =
-            list.tools.iter().map(|t| (t.name.as_str(), t)).collect();
+            tools.iter().map(|t| (t.name.as_str(), t)).collect();
         let mut remote = HashMap::with_capacity(names.names.len());
         let tools: Vec<DynamicTool> = names
             .names
@@ -142,15 +237,57 @@ impl Remote {
             set: Arc::new(ToolSet::new(tools)),
             remote,
             problems: names.problems,
+            instructions,
+            missing,
         });
         f(exposed)
     }
+}
+
+/// Why `list` has no offered group `name`, or `None` when it has.
+fn missing(list: &ToolList, connection: &RemoteTools, name: &str) -> Option<GroupError> {
+    let server = connection.server().label().to_owned();
+    let group = name.to_owned();
+    if !connection.server().groups_extension {
+        return Some(GroupError::Disabled { server, group });
+    }
+    if !list.declares_groups {
+        return Some(GroupError::NotDeclared { server, group });
+    }
+    if list.groups.iter().any(|g| g.name == name) {
+        return None;
+    }
+    if let Some(hidden) = list.hidden_groups.iter().find(|g| g.name == name) {
+        return Some(GroupError::Hidden {
+            server,
+            group,
+            reason: hidden.reason.clone(),
+        });
+    }
+    let known = list
+        .groups
+        .iter()
+        .map(|g| &g.name)
+        .chain(list.hidden_groups.iter().map(|g| &g.name))
+        .filter(|n| !n.is_empty())
+        .fold(Vec::new(), |mut known: Vec<String>, n| {
+            if !known.contains(n) {
+                known.push(n.clone());
+            }
+            known
+        });
+    Some(GroupError::Unknown {
+        server,
+        group,
+        known,
+    })
 }
 
 impl fmt::Debug for Remote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Remote")
             .field("server", &self.connection.server().label())
+            .field("group", &self.group)
             .field("prefix", &self.prefix)
             .finish_non_exhaustive()
     }
@@ -187,5 +324,11 @@ impl DynamicTools for Remote {
                 )
                 .await
         })
+    }
+
+    /// The mounted remote group's `instructions` (from `groups/get`), shown after the local
+    /// group's own when it becomes active; `None` for the top-level tools.
+    fn instructions(&self) -> Option<String> {
+        self.with_current(|exposed| exposed.instructions.clone())
     }
 }

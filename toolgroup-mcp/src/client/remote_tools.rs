@@ -1,4 +1,5 @@
-//! [`RemoteTools`]: the client's handle, listing and calling the remote tools.
+//! [`RemoteTools`]: the client's handle, listing and calling the remote tools, and keeping
+//! the remote groups.
 
 use std::fmt;
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use toolgroup_core::{CallResult, args::Arguments};
 use super::call::{Names, cancelled, no_longer_listed, unknown_tool};
 use super::connection::Inner;
 use super::error::RemoteError;
-use super::list::{RemoteTool, ToolList};
+use super::list::{HiddenGroup, RemoteGroup, RemoteTool, ToolList};
 use super::options::CallOptions;
 use super::server::RemoteServer;
 use super::validate;
@@ -31,18 +32,22 @@ impl fmt::Debug for RemoteTools {
             .field("server", &self.inner.server.label)
             .field("version", &list.version)
             .field("tools", &list.tools.len())
+            .field("groups", &list.groups.len())
             .finish_non_exhaustive()
     }
 }
 
 impl RemoteTools {
-    /// Connect to `server` and list every page of its tools.
+    /// Connect to `server` and list every page of its tools; when it declares the
+    /// `io.modelcontextprotocol/groups` extension, every page of its groups too, and each
+    /// group's contents (see the [module docs](super#remote-groups)).
     ///
     /// # Errors
     ///
     /// The child process could not be started, the server could not be reached or did not
-    /// complete the handshake, listing failed, or all this took longer than the connect
-    /// timeout.
+    /// complete the handshake, listing the tools (or the groups) failed, or all this took
+    /// longer than the connect timeout. A group whose `groups/get` fails is hidden, not an
+    /// error.
     pub async fn connect(server: RemoteServer) -> Result<Self, RemoteError> {
         let inner = Inner::connect(server).await?;
         Ok(RemoteTools { inner })
@@ -53,17 +58,39 @@ impl RemoteTools {
         &self.inner.server
     }
 
-    /// The current tools, in the server's order.
+    /// The current top-level tools (what `tools/list` returns), in the server's order. The
+    /// tools of the server's groups are in [`groups`](Self::groups).
     pub fn tools(&self) -> Arc<Vec<RemoteTool>> {
         self.inner.list.borrow().tools.clone()
     }
 
-    /// The version of the current list (see [`ToolList::version`]).
+    /// Whether the server declared the `io.modelcontextprotocol/groups` extension when the
+    /// client last connected (always `false` for a client built
+    /// [without it](RemoteServer::with_groups_extension)).
+    pub fn declares_groups(&self) -> bool {
+        self.inner.list.borrow().declares_groups
+    }
+
+    /// The server's groups, with their instructions and tools, in the server's order; the
+    /// hidden ones are in [`hidden_groups`](Self::hidden_groups). Empty when the server does
+    /// not declare the extension.
+    pub fn groups(&self) -> Arc<Vec<RemoteGroup>> {
+        self.inner.list.borrow().groups.clone()
+    }
+
+    /// The server's groups that the client does not offer, and why: their `groups/get`
+    /// failed or timed out, or the server broke one of the extension's rules for them.
+    pub fn hidden_groups(&self) -> Arc<Vec<HiddenGroup>> {
+        self.inner.list.borrow().hidden_groups.clone()
+    }
+
+    /// The version of the current lists (see [`ToolList::version`]).
     pub fn version(&self) -> u64 {
         self.inner.list.borrow().version
     }
 
-    /// A receiver that sees every new list (`changed().await` wakes on the next one).
+    /// A receiver that sees every new list of tools or groups (`changed().await` wakes on the
+    /// next one).
     pub fn watch(&self) -> watch::Receiver<ToolList> {
         self.inner.list.subscribe()
     }
@@ -75,7 +102,7 @@ impl RemoteTools {
     }
 
     /// Drop the current connection and connect again now (ignoring the backoff), listing
-    /// the tools again.
+    /// the tools and groups again.
     ///
     /// # Errors
     ///
@@ -94,8 +121,10 @@ impl RemoteTools {
     /// progress, timeout).
     ///
     /// Never panics nor fails: every problem is an error result (see the
-    /// [module docs](super)). A tool not in [`tools`](Self::tools), or arguments that do not
-    /// fit its input schema, are refused without contacting the server.
+    /// [module docs](super)). A tool neither in [`tools`](Self::tools) nor in one of the
+    /// [`groups`](Self::groups), or arguments that do not fit its input schema, are refused
+    /// without contacting the server. A group's tool is called like a top-level one: the
+    /// extension's groups guide discovery, they do not gate calls.
     pub async fn call_with<'a>(
         &self,
         name: &str,
@@ -119,9 +148,9 @@ impl RemoteTools {
     ) -> CallResult {
         let name = names.shown;
         let list = self.inner.list.borrow().clone();
-        let Some(tool) = list.tools.iter().find(|t| t.name == names.remote) else {
+        let Some(tool) = list.find(names.remote) else {
             return if names.shown == names.remote {
-                unknown_tool(name, &list.tools)
+                unknown_tool(name, list.all_tools())
             } else {
                 no_longer_listed(name, &self.inner.server.label)
             };

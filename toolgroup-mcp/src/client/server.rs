@@ -54,6 +54,7 @@ pub struct RemoteServer {
     pub(super) label: String,
     pub(super) call_timeout: Duration,
     pub(super) connect_timeout: Duration,
+    pub(super) groups_extension: bool,
     backoff_initial: Duration,
     backoff_max: Duration,
 }
@@ -65,6 +66,7 @@ impl fmt::Debug for RemoteServer {
             .field("label", &self.label)
             .field("call_timeout", &self.call_timeout)
             .field("connect_timeout", &self.connect_timeout)
+            .field("groups_extension", &self.groups_extension)
             .field("backoff_initial", &self.backoff_initial)
             .field("backoff_max", &self.backoff_max)
             .finish_non_exhaustive()
@@ -89,6 +91,7 @@ impl RemoteServer {
             label,
             call_timeout: Self::DEFAULT_CALL_TIMEOUT,
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
+            groups_extension: true,
             backoff_initial: Self::DEFAULT_BACKOFF_INITIAL,
             backoff_max: Self::DEFAULT_BACKOFF_MAX,
         }
@@ -164,6 +167,17 @@ impl RemoteServer {
     pub fn with_backoff(mut self, initial: Duration, max: Duration) -> Self {
         self.backoff_initial = initial;
         self.backoff_max = max.max(initial);
+        self
+    }
+
+    /// Whether the client declares the `io.modelcontextprotocol/groups` extension (default
+    /// `true`; see the [module docs](super#remote-groups)). With `false` the client
+    /// declares nothing and fetches no group: a server that has the extension then lists
+    /// every tool at the top level, as it does for any client without it, and
+    /// [`Remote::new`](super::Remote::new) serves them all.
+    #[must_use]
+    pub fn with_groups_extension(mut self, on: bool) -> Self {
+        self.groups_extension = on;
         self
     }
 

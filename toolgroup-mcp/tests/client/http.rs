@@ -111,7 +111,9 @@ async fn own_server_over_http_list_call_errors_and_validation() {
 async fn timeouts_cancellation_and_progress() {
     let server = Killable::start(own_server(Mode::Mask), "127.0.0.1:0");
     let remote = RemoteTools::connect(
-        RemoteServer::http(server.url()).with_call_timeout(Duration::from_secs(1)),
+        RemoteServer::http(server.url())
+            .with_call_timeout(Duration::from_secs(1))
+            .with_groups_extension(false),
     )
     .await
     .unwrap();

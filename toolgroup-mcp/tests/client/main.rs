@@ -1,14 +1,20 @@
 //! The client (feature `client`) against real servers: this crate's own MCP server (in
 //! process over HTTP, and its `interop_server` example as a stdio child), a paginating rmcp
 //! server, and a server on the official Python SDK (`tests/mcp_interop/remote_server.py`,
-//! run with the venv that `.ci/run` creates; skipped without `MCP_VENV`). With it, in one
-//! test binary, the remote groups that use the client: `remote_groups`, `remote_progress`,
+//! run with the venv that `.ci/run` creates; skipped without `MCP_VENV`), and rmcp servers
+//! with the groups extension (`groups_extension`, `groups_hidden`; this crate's server:
+//! `groups_own_server`). With it, in one test binary, the remote
+//! groups that use the client: `remote_groups`, `remote_progress`,
 //! `remote_names`, and `server_everything` (npm's reference server, skipped without
 //! `SERVER_EVERYTHING`).
 
 #[path = "../support/mod.rs"]
 mod support;
 
+mod groups_extension;
+mod groups_hidden;
+mod groups_own_server;
+mod groups_server;
 mod http;
 mod remote_groups;
 mod remote_names;
@@ -89,9 +95,11 @@ fn own_server(mode: Mode) -> impl FnOnce() -> axum::Router {
     }
 }
 
-/// A client of `server` with the default settings.
+/// A client of `server` with the default settings, except that it does not declare the
+/// groups extension: this crate's server then lists every tool at the top level, as for most
+/// clients (`groups_own_server` tests the other view).
 async fn connect(server: &Killable) -> RemoteTools {
-    RemoteTools::connect(RemoteServer::http(server.url()))
+    RemoteTools::connect(RemoteServer::http(server.url()).with_groups_extension(false))
         .await
         .expect("the client connects")
 }

@@ -173,7 +173,9 @@ async fn a_connection_lost_mid_call_names_the_exposed_tool() {
     let remote = RemoteTools::connect(
         with_pid_file(&pid_file, &exe, &["mask", "stdio", "waiting"])
             .with_label("own")
-            .with_stderr(Stderr::Discard),
+            .with_stderr(Stderr::Discard)
+            // Every tool top-level, `slow` and `slow_stats` in one group.
+            .with_groups_extension(false),
     )
     .await
     .expect("the interop server starts");

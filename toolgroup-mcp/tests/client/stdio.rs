@@ -20,7 +20,8 @@ async fn own_example_over_stdio_killed_then_respawned() {
     let remote = RemoteTools::connect(
         with_pid_file(&pid_file, &exe, &["mask", "stdio", "waiting"])
             .with_label("own-stdio")
-            .with_stderr(Stderr::Discard),
+            .with_stderr(Stderr::Discard)
+            .with_groups_extension(false),
     )
     .await
     .unwrap();
