@@ -276,7 +276,8 @@ async fn a_local_group_and_the_project_server_as_a_group() {
 
     // This toolkit served over MCP fronts the remote servers: an MCP client (ours, over
     // loopback HTTP) lists the remote tools beside the local ones and calls through two hops.
-    let server = McpServer::new(kit, Mode::Mask);
+    // Refusing calls of inactive groups: the front's session must switch `python` on first.
+    let server = McpServer::new(kit, Mode::Mask).with_first_use_activation(false);
     let rendered = Rendered::new(server.toolkit(), Provider::Mcp);
     let all = rendered.all_tools_value(server.toolkit());
     assert!(
