@@ -40,13 +40,20 @@ fn prefix() -> String {
     format!("toolgroup-test:{}:{nanos}:", std::process::id())
 }
 
+/// A replica that refuses calls of inactive groups (the tests switch groups with
+/// `reset_tools`, and read a refusal as "not active here").
 async fn replica(url: &str, prefix: &str) -> String {
+    replica_with(url, prefix, false).await
+}
+
+async fn replica_with(url: &str, prefix: &str, first_use: bool) -> String {
     let store = RedisStore::connect(url)
         .await
         .unwrap()
         .with_prefix(prefix)
         .with_ttl(std::time::Duration::from_secs(600));
     let server = McpServer::new(support::toolkit(), Mode::Mask)
+        .with_first_use_activation(first_use)
         .with_store(store)
         .with_key(|parts| {
             parts
@@ -92,6 +99,31 @@ async fn call(
         .unwrap();
     let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     v["result"].clone()
+}
+
+#[tokio::test]
+async fn an_activation_on_first_use_is_kept_in_the_store_for_every_replica() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let a = replica_with(&url, &prefix, true).await;
+    let b = replica_with(&url, &prefix, true).await;
+    let http = reqwest::Client::new();
+
+    let r = call(&http, &a, "eve", "web_search", json!({"query": "q"})).await;
+    assert_eq!(r["isError"], false, "{r}");
+    assert!(
+        r.to_string()
+            .contains("This call activated the group `web_search`"),
+        "{r}"
+    );
+    // The other replica reads the activation from the store: the group is active there, so
+    // its call carries no second activation.
+    let r = call(&http, &b, "eve", "web_search", json!({"query": "q"})).await;
+    assert_eq!(r["isError"], false, "{r}");
+    assert!(!r.to_string().contains("activated the group"), "{r}");
+    // Another user's groups are their own.
+    let r = call(&http, &b, "mallory", "web_search", json!({"query": "q"})).await;
+    assert!(r.to_string().contains("activated the group"), "{r}");
 }
 
 #[tokio::test]
