@@ -124,18 +124,8 @@ async fn a_selected_connection_activates_nothing() {
 
 /// One stateless `tools/call` POST (2025-06-18): the result.
 async fn post_call(url: &str, user: Option<&str>, tool: &str, arguments: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                      "params": {"name": tool, "arguments": arguments}});
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-06-18")
-        .body(body.to_string());
-    if let Some(user) = user {
-        request = request.header("x-user", user);
-    }
-    let text = request.send().await.unwrap().text().await.unwrap();
+    let body = crate::http::call_body(1, tool, arguments);
+    let (_, text) = crate::http::post(&reqwest::Client::new(), url, user, &body).await;
     let answer: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     answer["result"].clone()
 }
@@ -156,14 +146,7 @@ async fn stateless_requests_keep_it_under_their_key_or_not_at_all() {
     let keyed = || {
         server(Mode::Mask)
             .with_store(store.clone())
-            .with_key(|parts| {
-                parts
-                    .headers
-                    .get("x-user")?
-                    .to_str()
-                    .ok()
-                    .map(str::to_owned)
-            })
+            .with_key(crate::http::user_key)
     };
     let a = serve_loopback(keyed().http_service(stateless())).await;
     let b = serve_loopback(keyed().http_service(stateless())).await;

@@ -397,14 +397,7 @@ async fn scoped_calls_keep_nothing_in_the_store() {
     let store = Arc::new(MemoryStore::new());
     let server = server(Mode::Mask)
         .with_store(store.clone())
-        .with_key(|parts| {
-            parts
-                .headers
-                .get("x-user")?
-                .to_str()
-                .ok()
-                .map(str::to_owned)
-        });
+        .with_key(crate::http::user_key);
     let url = support::serve_loopback(server.http_service(support::stateless())).await;
     let http = reqwest::Client::new();
     let meta = json!({

@@ -24,7 +24,7 @@ async fn spawn<R: toolgroup::Registry>(
     serve_loopback(server.http_service(config)).await
 }
 
-async fn client(url: &str, headers: &[(&'static str, &str)]) -> Client {
+pub(crate) async fn client(url: &str, headers: &[(&'static str, &str)]) -> Client {
     let mut custom = HashMap::new();
     for (name, value) in headers {
         custom.insert(
@@ -56,18 +56,26 @@ fn keyed_server<R: toolgroup::Registry>(
         // default, activation on first use).
         .with_first_use_activation(false)
         .with_store(store)
-        .with_key(|parts| {
-            parts
-                .headers
-                .get("x-user")?
-                .to_str()
-                .ok()
-                .map(str::to_owned)
-        })
+        .with_key(user_key)
+}
+
+/// The key of a stateless request: its `x-user` header.
+pub(crate) fn user_key(parts: &http::request::Parts) -> Option<String> {
+    parts
+        .headers
+        .get("x-user")?
+        .to_str()
+        .ok()
+        .map(str::to_owned)
 }
 
 /// One raw JSON-RPC POST (no session: stateless), answered as JSON.
-async fn post(http: &reqwest::Client, url: &str, user: Option<&str>, body: &str) -> (u16, String) {
+pub(crate) async fn post(
+    http: &reqwest::Client,
+    url: &str,
+    user: Option<&str>,
+    body: &str,
+) -> (u16, String) {
     let mut request = http
         .post(url)
         .header("content-type", "application/json")
@@ -82,7 +90,7 @@ async fn post(http: &reqwest::Client, url: &str, user: Option<&str>, body: &str)
     (status, response.text().await.unwrap())
 }
 
-fn call_body(id: u64, name: &str, arguments: Value) -> String {
+pub(crate) fn call_body(id: u64, name: &str, arguments: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
            "params": {"name": name, "arguments": arguments}})
     .to_string()

@@ -5,35 +5,15 @@
 
 use crate::support;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use rmcp::ServiceExt;
-use rmcp::transport::StreamableHttpClientTransport;
+use crate::http::client;
 use rmcp::transport::StreamableHttpServerConfig;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
-use support::{Client, Counting, call, names, rpc_error, serve_loopback, stateless, text};
+use support::{call, names, rpc_error, serve_loopback, stateless, text};
 use toolgroup_mcp::{GroupStore, McpServer, MemoryStore, Mode};
 
 const WEB_SEARCH: [&str; 4] = ["note_write", "slow_stats", "whoami", "web_search"];
-
-async fn client(url: &str, headers: &[(&'static str, &str)]) -> Client {
-    let mut custom = HashMap::new();
-    for (name, value) in headers {
-        custom.insert(
-            http::HeaderName::from_static(name),
-            http::HeaderValue::from_str(value).unwrap(),
-        );
-    }
-    let transport = StreamableHttpClientTransport::from_config(
-        StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom),
-    );
-    Counting::default()
-        .serve(transport)
-        .await
-        .expect("the client connects")
-}
 
 /// One raw stateless POST of `tools/list` (2025-06-18) to `url` with `headers`: the status
 /// and the body.
@@ -220,14 +200,7 @@ async fn a_selection_keeps_nothing() {
     let store = Arc::new(MemoryStore::new());
     let server = McpServer::new(support::toolkit(), Mode::Mask)
         .with_store(store.clone())
-        .with_key(|parts| {
-            parts
-                .headers
-                .get("x-user")?
-                .to_str()
-                .ok()
-                .map(str::to_owned)
-        });
+        .with_key(crate::http::user_key);
     let url = serve_loopback(server.http_service(stateless())).await;
     let c = client(&format!("{url}/scraping"), &[("x-user", "alice")]).await;
     let r = call(&c, "page_fetch", json!({"url": "https://a"}))
