@@ -108,16 +108,7 @@ async fn remote_groups_mount_as_local_groups_and_reset_tools_switches_them() {
     let top: Vec<String> = remote.tools().iter().map(|t| t.name.clone()).collect();
     assert_eq!(top, ["status", "change"]);
     let groups = remote.groups();
-    let summary: Vec<(&str, Option<&str>, Vec<&str>)> = groups
-        .iter()
-        .map(|g| {
-            (
-                g.name.as_str(),
-                g.instructions.as_deref(),
-                g.tools.iter().map(|t| t.name.as_str()).collect(),
-            )
-        })
-        .collect();
+    let summary = crate::group_summary(&groups);
     assert_eq!(
         summary,
         [

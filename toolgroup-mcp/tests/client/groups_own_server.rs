@@ -39,16 +39,7 @@ async fn mount_and_switch(remote: RemoteTools) {
         remote.hidden_groups()
     );
     let groups = remote.groups();
-    let summary: Vec<(&str, Option<&str>, Vec<&str>)> = groups
-        .iter()
-        .map(|g| {
-            (
-                g.name.as_str(),
-                g.instructions.as_deref(),
-                g.tools.iter().map(|t| t.name.as_str()).collect(),
-            )
-        })
-        .collect();
+    let summary = crate::group_summary(&groups);
     assert_eq!(
         summary,
         [

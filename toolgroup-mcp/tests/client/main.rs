@@ -178,3 +178,19 @@ async fn next_list(remote: &RemoteTools, after: u64) {
 fn interop_server() -> PathBuf {
     example(&["-p", "toolgroup-mcp"], "interop_server")
 }
+
+/// Each remote group as (name, instructions, tool names): what the groups tests compare.
+fn group_summary(
+    groups: &[toolgroup_mcp::client::RemoteGroup],
+) -> Vec<(&str, Option<&str>, Vec<&str>)> {
+    groups
+        .iter()
+        .map(|g| {
+            (
+                g.name.as_str(),
+                g.instructions.as_deref(),
+                g.tools.iter().map(|t| t.name.as_str()).collect(),
+            )
+        })
+        .collect()
+}
