@@ -1,7 +1,6 @@
 //! The shipped middleware never stands in for a call that changes something, and says what it
 //! did: the cache and `reset_tools`, the cache and tools with effects, the size cap's note.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,7 +19,10 @@ fn lookup(
     /// The word.
     word: String,
 ) -> String {
-    LOOKUPS.fetch_add(1, Ordering::SeqCst);
+    LOOKED_UP
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(word.clone());
     format!("{word}: a word")
 }
 
@@ -30,7 +32,10 @@ fn set_theme(
     /// The theme.
     theme: String,
 ) -> String {
-    SETS.fetch_add(1, Ordering::SeqCst);
+    THEMES_SET
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(theme.clone());
     format!("theme set to {theme}")
 }
 
@@ -50,8 +55,19 @@ async fn wait() -> String {
     "done".to_owned()
 }
 
-static LOOKUPS: AtomicUsize = AtomicUsize::new(0);
-static SETS: AtomicUsize = AtomicUsize::new(0);
+/// Every word `lookup` ran for. Tests run concurrently and several call `lookup`, so a test
+/// counts only the runs for a word no other test uses.
+static LOOKED_UP: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn runs_for(log: &Mutex<Vec<String>>, word: &str) -> usize {
+    log.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .filter(|w| *w == word)
+        .count()
+}
+/// Every theme `set_theme` ran for, counted the same way as [`LOOKED_UP`].
+static THEMES_SET: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 #[tool_group(name = "words", description = "Words.", tools = [lookup, accents, wait])]
 struct Words;
@@ -126,19 +142,13 @@ async fn only_read_only_idempotent_tools_are_cached() {
     kit.call(&mut s, "reset_tools", r#"{"web": true, "files": false}"#)
         .await;
 
-    let before = LOOKUPS.load(Ordering::SeqCst);
     for _ in 0..3 {
-        let r = kit.call(&mut s, "lookup", r#"{"word": "cat"}"#).await;
-        assert_eq!(r.text_joined(), "cat: a word");
+        let r = kit.call(&mut s, "lookup", r#"{"word": "ocelot"}"#).await;
+        assert_eq!(r.text_joined(), "ocelot: a word");
     }
-    assert_eq!(
-        LOOKUPS.load(Ordering::SeqCst) - before,
-        1,
-        "read-only: cached"
-    );
+    assert_eq!(runs_for(&LOOKED_UP, "ocelot"), 1, "read-only: cached");
 
     // Idempotent but not read-only: each call has its effect, for whichever session asks.
-    let before = SETS.load(Ordering::SeqCst);
     let mut other = kit.session();
     kit.call(
         &mut other,
@@ -147,11 +157,13 @@ async fn only_read_only_idempotent_tools_are_cached() {
     )
     .await;
     for session in [&mut s, &mut other] {
-        let r = kit.call(session, "set_theme", r#"{"theme": "dark"}"#).await;
-        assert_eq!(r.text_joined(), "theme set to dark");
+        let r = kit
+            .call(session, "set_theme", r#"{"theme": "sepia"}"#)
+            .await;
+        assert_eq!(r.text_joined(), "theme set to sepia");
     }
     assert_eq!(
-        SETS.load(Ordering::SeqCst) - before,
+        runs_for(&THEMES_SET, "sepia"),
         2,
         "not read-only: never cached"
     );
