@@ -403,6 +403,7 @@ mod tests {
             description: "",
             annotations: ToolAnnotations::NONE,
             timeout: None,
+            scopes: &[],
             schemas: no_schemas,
         }
     }
@@ -423,6 +424,7 @@ mod tests {
             tools,
             basic,
             skills: &[],
+            scopes: &[],
         }
     }
 

@@ -27,6 +27,9 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     const TOOL_INFOS: &'static [&'static ToolInfo];
     /// The group's skills (`skills = [...]` of `#[tool_group]`), in declaration order.
     const SKILLS: &'static [&'static SkillInfo] = &[];
+    /// The OAuth scopes a principal must hold to use the group (`scopes = [...]` of
+    /// `#[tool_group]`); a tool needs its group's and its own.
+    const SCOPES: &'static [&'static str] = &[];
 
     /// Parse the arguments of tool number `tool` (an index into [`TOOL_INFOS`](Self::TOOL_INFOS)) and
     /// run it. The toolkit's dispatch path: one concrete future (a `match` over the group's
@@ -87,6 +90,7 @@ impl GroupInfo {
             tools: G::TOOL_INFOS,
             basic,
             skills: G::SKILLS,
+            scopes: G::SCOPES,
         }
     }
 }

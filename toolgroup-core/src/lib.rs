@@ -29,6 +29,7 @@ pub mod context;
 pub mod dynamic;
 mod group;
 pub mod registry;
+pub mod scope;
 mod tool;
 
 mod check;
@@ -51,6 +52,7 @@ pub use group::ToolGroup;
 pub use meta::ToolDefinition;
 pub use output::IntoCallResult;
 pub use registry::Registry;
+pub use scope::Scopes;
 pub use result::{Audio, CallOutcome, CallResult, Content, Image};
 pub use session::Session;
 pub use tool::Tool;

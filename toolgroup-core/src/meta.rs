@@ -86,6 +86,10 @@ pub struct ToolInfo {
     pub annotations: ToolAnnotations,
     /// A per-tool timeout; `None` uses the toolkit's default.
     pub timeout: Option<Duration>,
+    /// The OAuth scopes a principal must hold to call the tool, beyond its group's
+    /// (`#[tool(scopes = [...])]`; empty for most tools). See
+    /// [`Toolkit::entitled`](crate::Toolkit::entitled).
+    pub scopes: &'static [&'static str],
     /// Returns the schemas; generated code builds them on first use and caches them.
     pub schemas: fn() -> &'static ToolSchemas,
 }
@@ -117,6 +121,10 @@ pub struct GroupInfo {
     pub basic: bool,
     /// The group's compiled-in skills, in declaration order.
     pub skills: &'static [&'static SkillInfo],
+    /// The OAuth scopes a principal must hold to use the group at all
+    /// (`#[tool_group(scopes = [...])]`; empty for most groups). See
+    /// [`Toolkit::entitled`](crate::Toolkit::entitled).
+    pub scopes: &'static [&'static str],
 }
 
 /// A tool as shown to a model: name, description, schemas, hints.

@@ -1,4 +1,5 @@
-//! Rules shared by the toolgroup crates: the tool-name rule and "did you mean".
+//! Rules shared by the toolgroup crates: the tool-name rule, the scope-token rule and "did
+//! you mean".
 //!
 //! toolgroup-skills is the leaf every other toolgroup crate depends on (the macros, the
 //! runtime and the MCP adapter), and a procedural-macro crate cannot depend on the runtime.
@@ -120,6 +121,73 @@ pub const TOOL_NAME_CASES: &[(&str, bool)] = &[
     ("a\n", false),
     ("a\u{0}", false),
     ("bad name!", false),
+];
+
+/// The scope-token rule, as every message that states it words it.
+///
+/// It is RFC 6749 §3.3's `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`: one or more
+/// printable ASCII characters other than space, `"` and `\`. A token is case-sensitive.
+pub const SCOPE_TOKEN_RULE: &str = "a scope is 1 or more printable ASCII characters other than     space, `\"` and `\\` (RFC 6749 section 3.3)";
+
+/// Why a string breaks the [scope-token rule](SCOPE_TOKEN_RULE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ScopeTokenError {
+    /// The scope is empty.
+    Empty,
+    /// The scope has a character the rule excludes, at this byte offset (a space, `"`, `\`,
+    /// a control character or a non-ASCII one).
+    Invalid {
+        /// The byte offset of the first such character.
+        at: usize,
+    },
+}
+
+/// Checks `scope` against the [scope-token rule](SCOPE_TOKEN_RULE).
+///
+/// ```
+/// use toolgroup_skills::shared::{ScopeTokenError, check_scope_token};
+///
+/// assert_eq!(check_scope_token("files:write"), Ok(()));
+/// assert_eq!(check_scope_token(""), Err(ScopeTokenError::Empty));
+/// assert_eq!(check_scope_token("a b"), Err(ScopeTokenError::Invalid { at: 1 }));
+/// ```
+pub const fn check_scope_token(scope: &str) -> Result<(), ScopeTokenError> {
+    let bytes = scope.as_bytes();
+    if bytes.is_empty() {
+        return Err(ScopeTokenError::Empty);
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !(b == 0x21 || (b >= 0x23 && b <= 0x5b) || (b >= 0x5d && b <= 0x7e)) {
+            return Err(ScopeTokenError::Invalid { at: i });
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Strings and whether they follow the [scope-token rule](SCOPE_TOKEN_RULE): the one table
+/// the crates that check scopes test their checks against.
+#[doc(hidden)]
+pub const SCOPE_TOKEN_CASES: &[(&str, bool)] = &[
+    ("files:write", true),
+    ("read", true),
+    ("https://api.example.com/files.read", true),
+    ("!", true),
+    ("~", true),
+    ("#[]", true),
+    ("a^b", true),
+    ("", false),
+    (" ", false),
+    ("a b", false),
+    ("a\"b", false),
+    ("a\\b", false),
+    ("tab\there", false),
+    ("new\nline", false),
+    ("\u{7f}", false),
+    ("caf\u{e9}", false),
 ];
 
 /// Inputs longer than this many bytes get no suggestion: names are at most 64 characters,
@@ -400,5 +468,23 @@ mod tests {
         const BAD: bool = is_valid_tool_name("1st");
         assert_eq!(D, Some(1));
         assert_eq!((OK, BAD), (true, false));
+    }
+}
+
+#[cfg(test)]
+mod scope_tests {
+    use super::{SCOPE_TOKEN_CASES, check_scope_token};
+
+    #[test]
+    fn the_scope_rule_matches_its_table() {
+        for &(scope, ok) in SCOPE_TOKEN_CASES {
+            assert_eq!(check_scope_token(scope).is_ok(), ok, "{scope:?}");
+        }
+        // Every ASCII byte: exactly %x21, %x23-5B and %x5D-7E are allowed.
+        for b in 0u8..=0x7f {
+            let s = (b as char).to_string();
+            let allowed = b == 0x21 || (0x23..=0x5b).contains(&b) || (0x5d..=0x7e).contains(&b);
+            assert_eq!(check_scope_token(&s).is_ok(), allowed, "byte {b:#x}");
+        }
     }
 }

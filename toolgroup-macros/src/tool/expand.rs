@@ -101,6 +101,7 @@ pub(crate) fn info(krate: &Path, info: &Info<'_>) -> TokenStream {
                 open_world: #open_world,
             },
             timeout: #timeout,
+            scopes: &[],
             schemas: {
                 fn __toolgroup_schemas() -> &'static #krate::meta::ToolSchemas {
                     static __TOOLGROUP_SCHEMAS: #p::SchemaCell = #p::SchemaCell::new();
