@@ -488,6 +488,7 @@ impl<R: Registry + std::fmt::Debug> std::fmt::Debug for Toolkit<R> {
             .field("groups", &self.core.names.names)
             .field("layered", &self.pipeline.is_some())
             .field("policy", &self.policy.is_some())
+            .field("held", &self.held)
             .finish_non_exhaustive()
     }
 }
