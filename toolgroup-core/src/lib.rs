@@ -30,6 +30,9 @@ pub mod dynamic;
 mod group;
 pub mod registry;
 pub mod scope;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 mod tool;
 
 mod check;
