@@ -25,5 +25,6 @@ mod middleware;
 mod outcomes;
 mod quickstart;
 mod readme;
+mod scopes;
 mod skills;
 mod tools;
