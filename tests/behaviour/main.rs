@@ -26,5 +26,6 @@ mod middleware;
 mod outcomes;
 mod quickstart;
 mod readme;
+mod scopes;
 mod skills;
 mod tools;

@@ -48,9 +48,9 @@ impl<'a, R: Registry> Catalog<'a, R> {
     }
 
     /// The catalog as Markdown: `reset_tools` (when exposed), then each group in declaration
-    /// order with its description and instructions, and each of its tools (those found at run
-    /// time as they are now, after the compiled-in ones) with its
-    /// description, hints, timeout, a table of its parameters (name, JSON type, whether
+    /// order with its description, required scopes and instructions, and each of its tools
+    /// (those found at run time as they are now, after the compiled-in ones) with its
+    /// description, hints, timeout, required scopes, a table of its parameters (name, JSON type, whether
     /// required, description) and its output type.
     pub fn to_markdown(&self) -> String {
         let mut out = String::from("# Tool catalog\n");
@@ -72,6 +72,7 @@ impl<'a, R: Registry> Catalog<'a, R> {
                     group.name, group.description
                 ));
             }
+            scopes_line(&mut out, group.scopes);
             if let Some(instructions) = group.instructions {
                 out.push_str(&format!(
                     "\nInstructions, given when the group is activated: {instructions}\n"
@@ -138,6 +139,10 @@ impl<'a, R: Registry> Catalog<'a, R> {
     ///
     /// A group with skills also has `"skills"`: each with its `name`, `description`, `uri`
     /// (`skill://<name>/`) and `files` (`path`, `size`, `sha256`, `mime_type`).
+    ///
+    /// A group or tool declared with `scopes = [...]` also has `"scopes"`: the OAuth scopes, in
+    /// declaration order, as an array of strings (a tool's are besides its group's); it is
+    /// absent when there are none.
     ///
     /// `reset_tools` is absent when the toolkit does not expose it (no switchable group, or
     /// [`Toolkit::with_reset_tools`]`(false)`); `instructions`, `output_schema` and
@@ -216,6 +221,7 @@ struct ToolFacts<'a> {
     output_schema: Option<&'a Value>,
     annotations: ToolAnnotations,
     timeout: Option<Duration>,
+    scopes: &'a [&'a str],
 }
 
 impl<'a> ToolFacts<'a> {
@@ -227,6 +233,7 @@ impl<'a> ToolFacts<'a> {
             output_schema: info.output_schema(),
             annotations: info.annotations,
             timeout: info.timeout,
+            scopes: info.scopes,
         }
     }
 
@@ -238,6 +245,7 @@ impl<'a> ToolFacts<'a> {
             output_schema: def.output_schema.as_ref(),
             annotations: def.annotations,
             timeout: None,
+            scopes: &[],
         }
     }
 }
@@ -249,13 +257,22 @@ fn group_value(group: &GroupInfo, found: impl Iterator<Item = &'static ToolDefin
         .map(|t| tool_value(&ToolFacts::of_info(t)))
         .chain(found.map(|d| tool_value(&ToolFacts::of_definition(d))))
         .collect();
-    json!({
+    let mut value = json!({
         "name": group.name,
         "description": group.description,
         "instructions": group.instructions,
         "basic": group.basic,
         "tools": tools,
-    })
+    });
+    insert_scopes(&mut value, group.scopes);
+    value
+}
+
+/// `"scopes": [...]`, only when there are some (so a catalog without scopes is unchanged).
+fn insert_scopes(value: &mut Value, scopes: &[&str]) {
+    if let (false, Value::Object(map)) = (scopes.is_empty(), value) {
+        map.insert("scopes".to_owned(), json!(scopes));
+    }
 }
 
 fn skill_value(skill: &SkillInfo) -> Value {
@@ -277,14 +294,16 @@ fn tool_value(tool: &ToolFacts<'_>) -> Value {
     for (key, hint) in hints(&tool.annotations) {
         annotations.insert(key.to_owned(), Value::Bool(hint));
     }
-    json!({
+    let mut value = json!({
         "name": tool.name,
         "description": tool.description,
         "input_schema": tool.input_schema,
         "output_schema": tool.output_schema,
         "annotations": annotations,
         "timeout_ms": tool.timeout.map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
-    })
+    });
+    insert_scopes(&mut value, tool.scopes);
+    value
 }
 
 /// The stated hints, by name.
@@ -322,6 +341,7 @@ fn tool_section(out: &mut String, tool: &ToolFacts<'_>, heading: &str) {
     if let Some(timeout) = tool.timeout {
         out.push_str(&format!("\nTimeout: {}.\n", duration(timeout)));
     }
+    scopes_line(out, tool.scopes);
     let schema = tool.input_schema;
     let required: Vec<&str> = schema["required"]
         .as_array()
@@ -348,6 +368,25 @@ fn tool_section(out: &mut String, tool: &ToolFacts<'_>, heading: &str) {
     if let Some(output) = tool.output_schema {
         out.push_str(&format!("\nReturns: {}.\n", type_of(output)));
     }
+}
+
+/// "Requires scopes: `a`, `b`." (nothing without scopes). A scope may hold a backtick, which
+/// would end a one-backtick code span: such a scope gets a two-backtick one.
+fn scopes_line(out: &mut String, scopes: &[&str]) {
+    if scopes.is_empty() {
+        return;
+    }
+    let spans: Vec<String> = scopes
+        .iter()
+        .map(|s| {
+            if s.contains('`') {
+                format!("`` {s} ``")
+            } else {
+                format!("`{s}`")
+            }
+        })
+        .collect();
+    out.push_str(&format!("\nRequires scopes: {}.\n", spans.join(", ")));
 }
 
 /// Text for a table cell: on one line, `|` escaped.
