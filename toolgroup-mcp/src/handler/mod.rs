@@ -148,7 +148,17 @@ impl<R: Registry> McpHandler<R> {
         if let Some(parts) = ctx.extensions.get::<http::request::Parts>()
             && !parts.headers.contains_key("mcp-session-id")
         {
-            return match self.shared.key.as_ref().and_then(|key| key(parts)) {
+            let key = self.shared.key.as_ref().and_then(|key| key(parts));
+            // An authenticated request's groups are its principal's alone, whatever the key.
+            #[cfg(feature = "auth")]
+            if let Some(principal) = parts.extensions.get::<crate::auth::Principal>() {
+                let owner = principal.state_key();
+                return Place::Keyed(match key {
+                    Some(key) => format!("{owner}:{key}"),
+                    None => owner,
+                });
+            }
+            return match key {
                 Some(key) => Place::Keyed(key),
                 None => Place::NoKey,
             };
