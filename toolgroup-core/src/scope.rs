@@ -214,7 +214,10 @@ mod tests {
         assert_eq!(a.to_string(), "a b");
         assert!(a.covers(&Scopes::parse("a").unwrap()));
         assert!(!a.covers(&Scopes::parse("a c").unwrap()));
-        assert_eq!(a.missing(&Scopes::parse("c a d").unwrap()).to_string(), "c d");
+        assert_eq!(
+            a.missing(&Scopes::parse("c a d").unwrap()).to_string(),
+            "c d"
+        );
         assert_eq!(a.union(&Scopes::parse("c").unwrap()).to_string(), "a b c");
         assert_eq!(Scopes::parse("").unwrap(), Scopes::none());
     }

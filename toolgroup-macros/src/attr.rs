@@ -9,6 +9,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, LitBool, LitStr, Path, Token};
 
 use crate::ctxt::Ctxt;
+use crate::scopes::ScopeList;
 
 /// A value set by an attribute key, with the key's span (for errors found after parsing,
 /// such as two keys that contradict each other).
@@ -122,6 +123,7 @@ pub(crate) struct ToolArgs {
     pub(crate) idempotent: Option<Spanned<bool>>,
     pub(crate) open_world: Option<Spanned<bool>>,
     pub(crate) timeout_ms: Option<Spanned<u64>>,
+    pub(crate) scopes: Option<Spanned<ScopeList>>,
     pub(crate) krate: Option<Spanned<Path>>,
 }
 
@@ -138,6 +140,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
             "idempotent",
             "open_world",
             "timeout",
+            "scopes",
             "crate",
         ],
         |key, meta| {
@@ -158,6 +161,11 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
                         ),
                     }
                 }
+                "scopes" => {
+                    if let Some(list) = scope_list(meta, cx)? {
+                        set(&mut args.scopes, meta, list, cx);
+                    }
+                }
                 "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
                 _ => return Ok(false),
             }
@@ -165,6 +173,41 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
         },
     );
     args
+}
+
+/// `scopes = ["...", ...]`: reports a value that is not a bracketed list, and each item that is
+/// not a string literal (keeping the others), and parsing goes on.
+fn scope_list(meta: &ParseNestedMeta<'_>, cx: &Ctxt) -> syn::Result<Option<ScopeList>> {
+    const USAGE: &str =
+        "`scopes` takes a list of string literals: `scopes = [\"files:read\", \"files:write\"]`";
+    if !meta.input.peek(Token![=]) {
+        cx.spanned(&meta.path, USAGE);
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: syn::Expr = meta.value()?.parse()?;
+    let syn::Expr::Array(array) = value else {
+        cx.spanned(value, USAGE);
+        return Ok(None);
+    };
+    let mut lits = Vec::new();
+    for item in &array.elems {
+        match item {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(lit),
+                attrs,
+            }) if attrs.is_empty() => lits.push(lit.clone()),
+            other => cx.spanned(
+                other,
+                "a scope is a string literal (`\"files:read\"`): scopes are checked at compile time",
+            ),
+        }
+    }
+    Ok(Some(ScopeList {
+        brackets: array.bracket_token.span.join(),
+        written: array.elems.len(),
+        lits,
+    }))
 }
 
 fn parse_duration_ms(s: &str) -> Option<u64> {
@@ -190,6 +233,7 @@ pub(crate) struct GroupArgs {
     pub(crate) tools: Option<Spanned<Vec<Path>>>,
     pub(crate) dynamic: Option<Spanned<bool>>,
     pub(crate) skills: Option<Spanned<Vec<LitStr>>>,
+    pub(crate) scopes: Option<Spanned<ScopeList>>,
     pub(crate) krate: Option<Spanned<Path>>,
 }
 
@@ -204,6 +248,7 @@ pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
             "instructions",
             "tools",
             "skills",
+            "scopes",
             "dynamic",
             "crate",
         ],
@@ -226,6 +271,11 @@ pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
                     syn::bracketed!(content in value);
                     let paths = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
                     set(&mut args.skills, meta, paths.into_iter().collect(), cx);
+                }
+                "scopes" => {
+                    if let Some(list) = scope_list(meta, cx)? {
+                        set(&mut args.scopes, meta, list, cx);
+                    }
                 }
                 "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
                 _ => return Ok(false),
@@ -300,15 +350,16 @@ mod tests {
             tool_arg_errors(quote::quote!(nmae = "x")),
             [
                 "unknown argument `nmae` (did you mean `name`?); expected `name`, `description`, \
-              `read_only`, `destructive`, `idempotent`, `open_world`, `timeout` or `crate`"
+              `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `scopes` or \
+              `crate`"
             ]
         );
         assert_eq!(
             tool_arg_errors(quote::quote!(readonly)),
             [
                 "unknown argument `readonly` (did you mean `read_only`?); expected `name`, \
-              `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout` \
-              or `crate`"
+              `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, \
+              `scopes` or `crate`"
             ]
         );
         let far = tool_arg_errors(quote::quote!(zzz = 1));

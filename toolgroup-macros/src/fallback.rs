@@ -119,6 +119,7 @@ pub(crate) fn struct_group(group: StructGroup, error: syn::Error, site: u64) -> 
             description: "",
             instructions: None,
             skills: None,
+            scopes: &[],
         };
         group_expand::dynamic_impl(&krate, &item.ident, &meta)
     } else {
@@ -144,6 +145,7 @@ fn group_stub(
         description: "",
         instructions: None,
         skills: None,
+        scopes: &[],
     };
     let group_impl = group_expand::group_impl(&krate, self_ty, &meta, &[], &[]);
     let doc_macro = if docs::has_doc_macro(ident) {

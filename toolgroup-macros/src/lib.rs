@@ -17,6 +17,7 @@ mod docs;
 mod fallback;
 mod group;
 mod names;
+mod scopes;
 mod skills;
 mod tokens;
 mod tool;

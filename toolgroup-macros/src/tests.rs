@@ -208,3 +208,28 @@ fn failures_keep_stub_impls() {
     assert!(method.contains("compile_error"));
     assert!(!method.contains("impl :: toolgroup :: Tool"));
 }
+
+/// `scopes = [...]` reaches the tool's `ToolInfo`, the group's `SCOPES` and both rustdocs.
+#[test]
+fn scoped_group() {
+    check(
+        "scoped_group",
+        crate::group::expand(
+            quote!(
+                name = "files",
+                description = "Files on disk.",
+                scopes = ["files:read"]
+            ),
+            quote! {
+                impl Files {
+                    /// Delete a file.
+                    #[tool(destructive, scopes = ["files:write", "admin"])]
+                    fn delete(&self, path: String) -> bool {
+                        path.is_empty()
+                    }
+                }
+            },
+            9,
+        ),
+    );
+}

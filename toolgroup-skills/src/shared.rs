@@ -127,7 +127,7 @@ pub const TOOL_NAME_CASES: &[(&str, bool)] = &[
 ///
 /// It is RFC 6749 §3.3's `scope-token = 1*( %x21 / %x23-5B / %x5D-7E )`: one or more
 /// printable ASCII characters other than space, `"` and `\`. A token is case-sensitive.
-pub const SCOPE_TOKEN_RULE: &str = "a scope is 1 or more printable ASCII characters other than     space, `\"` and `\\` (RFC 6749 section 3.3)";
+pub const SCOPE_TOKEN_RULE: &str = "a scope is 1 or more printable ASCII characters other than space, `\"` and `\\` (RFC 6749 section 3.3)";
 
 /// Why a string breaks the [scope-token rule](SCOPE_TOKEN_RULE).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

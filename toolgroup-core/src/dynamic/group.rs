@@ -31,6 +31,9 @@ pub trait DynamicGroup: Send + Sync + 'static {
     const INSTRUCTIONS: Option<&'static str>;
     /// The group's compiled-in skills (`skills = [...]` of `#[tool_group]`).
     const SKILLS: &'static [&'static SkillInfo] = &[];
+    /// The OAuth scopes a principal must hold to use the group (`scopes = [...]` of
+    /// `#[tool_group]`), whatever tools its source finds.
+    const SCOPES: &'static [&'static str] = &[];
 }
 
 /// A toolkit group whose tools come from `source` at run time: the group `G` (a
@@ -71,6 +74,7 @@ impl<G: DynamicGroup, S: DynamicTools> ToolGroup for Dynamic<G, S> {
     const INSTRUCTIONS: Option<&'static str> = G::INSTRUCTIONS;
     const TOOL_INFOS: &'static [&'static ToolInfo] = &[];
     const SKILLS: &'static [&'static SkillInfo] = G::SKILLS;
+    const SCOPES: &'static [&'static str] = G::SCOPES;
 
     fn call_tool<'a>(
         &'a self,

@@ -12,7 +12,8 @@ pub(crate) use macros::{
     hidden_ident, tool_macro_arms,
 };
 pub(crate) use render::{
-    ArgDoc, ToolDoc, group_head, one_line, tool_fragment, type_text, unlinked_tool_fragment,
+    ArgDoc, ToolDoc, group_head, one_line, scopes_line, tool_fragment, type_text,
+    unlinked_tool_fragment,
 };
 
 /// The lines of the `#[doc = "..."]` attributes, one leading space removed.

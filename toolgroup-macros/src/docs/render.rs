@@ -22,6 +22,8 @@ pub(crate) struct ToolDoc<'a> {
     pub(crate) whole: Option<String>,
     pub(crate) hints: Vec<&'static str>,
     pub(crate) timeout_ms: Option<u64>,
+    /// The scopes the tool requires besides its group's.
+    pub(crate) scopes: Vec<String>,
     pub(crate) returns: Option<String>,
 }
 
@@ -39,6 +41,9 @@ pub(crate) fn tool_fragment(doc: &ToolDoc<'_>) -> String {
     }
     if let Some(ms) = doc.timeout_ms {
         facts.push(format!("timeout: {}", duration(ms)));
+    }
+    if !doc.scopes.is_empty() {
+        facts.push(format!("requires scopes: {}", scope_list(&doc.scopes)));
     }
     if let Some(r) = &doc.returns {
         facts.push(format!("returns `{}`", code(r)));
@@ -75,10 +80,11 @@ pub(crate) fn unlinked_tool_fragment(path: &Path) -> String {
 }
 
 /// The start of a group's fragment: its name (unless the page is the group's own),
-/// description and instructions.
+/// description, scopes and instructions.
 pub(crate) fn group_head(
     name: Option<&str>,
     description: &str,
+    scopes: &[String],
     instructions: Option<&str>,
 ) -> String {
     let mut out = String::new();
@@ -86,6 +92,7 @@ pub(crate) fn group_head(
         out.push_str(&format!("\n\n**Group `{name}`**"));
     }
     out.push_str(&format!("\n\n{}\n", markdown_block(description)));
+    out.push_str(&scopes_line(scopes));
     if let Some(i) = instructions {
         out.push_str(&format!(
             "\n*Instructions, given to the model when the group becomes active:*\n\n{}\n",
@@ -93,6 +100,30 @@ pub(crate) fn group_head(
         ));
     }
     out
+}
+
+/// A group's "requires scopes" line, with the blank line before it (empty without scopes).
+pub(crate) fn scopes_line(scopes: &[String]) -> String {
+    if scopes.is_empty() {
+        return String::new();
+    }
+    format!("\n*Requires scopes: {}.*\n", scope_list(scopes))
+}
+
+/// `` `a`, `b` ``: scopes as code spans. The scope-token rule allows a backtick, which would
+/// end a one-backtick span: such a scope gets a two-backtick one.
+fn scope_list(scopes: &[String]) -> String {
+    scopes
+        .iter()
+        .map(|s| {
+            if s.contains('`') {
+                format!("`` {s} ``")
+            } else {
+                format!("`{s}`")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Text on one line (for a table cell, or a short summary).
@@ -264,20 +295,31 @@ mod tests {
             whole: None,
             hints: vec!["read-only"],
             timeout_ms: Some(1500),
+            scopes: vec!["files:write".into(), "a`b".into()],
             returns: Some("Vec<String>".into()),
         };
         assert_eq!(
             tool_fragment(&doc),
-            "\n\n**Tool `search`**\n\nSearch.\n\nSecond | paragraph.\n\n*Hints: read-only; timeout: 1500 ms; returns `Vec<String>`.*\n\n| Argument | Type | Required | Description |\n|---|---|---|---|\n| `query` | `String` | yes | What to search \\| for. |\n| `limit` | `Option<u8>` | no |  |\n"
+            "\n\n**Tool `search`**\n\nSearch.\n\nSecond | paragraph.\n\n*Hints: read-only; timeout: 1500 ms; requires scopes: `files:write`, `` a`b ``; returns `Vec<String>`.*\n\n| Argument | Type | Required | Description |\n|---|---|---|---|\n| `query` | `String` | yes | What to search \\| for. |\n| `limit` | `Option<u8>` | no |  |\n"
         );
         let whole = ToolDoc {
             whole: Some("Params".into()),
             args: Vec::new(),
             hints: Vec::new(),
             timeout_ms: None,
+            scopes: Vec::new(),
             returns: None,
             ..doc
         };
+        assert_eq!(
+            group_head(
+                Some("files"),
+                "Files.",
+                &["files:read".into()],
+                Some("Be careful.")
+            ),
+            "\n\n**Group `files`**\n\nFiles.\n\n*Requires scopes: `files:read`.*\n\n*Instructions, given to the model when the group becomes active:*\n\nBe careful.\n"
+        );
         assert_eq!(
             tool_fragment(&whole),
             "\n\n**Tool `search`**\n\nSearch.\n\nSecond | paragraph.\n\nArguments: the fields of `Params`.\n"

@@ -1,8 +1,10 @@
 //! `#[tool_group]`'s rules, one function each, in source order.
 
 use super::model::{ImplGroup, Meta, StructGroup};
+use crate::attr::GroupArgs;
 use crate::ctxt::Ctxt;
 use crate::names;
+use crate::scopes::{self, Declarer};
 use crate::skills;
 use crate::tool::check as tool_check;
 use crate::tool::model::Tool;
@@ -24,6 +26,7 @@ pub(crate) fn impl_group(cx: &Ctxt, group: &ImplGroup) {
     }
     named(cx, &group.meta);
     described(cx, &group.meta);
+    group_scopes(cx, &group.args);
     skills::check::skills(cx, &group.meta.skills);
     let mut names: Vec<&str> = Vec::new();
     for method in &group.methods {
@@ -54,6 +57,7 @@ pub(crate) fn struct_group(cx: &Ctxt, group: &StructGroup) {
     }
     named(cx, &group.meta);
     described(cx, &group.meta);
+    group_scopes(cx, &group.args);
     skills::check::skills(cx, &group.meta.skills);
     if group.dynamic {
         dynamic_without_tools(cx, group);
@@ -111,6 +115,12 @@ fn described(cx: &Ctxt, meta: &Meta) {
             meta.description_span,
             "`#[tool_group]` needs `description = \"...\"` (or a doc comment): the model reads it to decide whether to activate the group",
         );
+    }
+}
+
+fn group_scopes(cx: &Ctxt, args: &GroupArgs) {
+    if let Some(list) = &args.scopes {
+        scopes::check(cx, &list.value, Declarer::Group);
     }
 }
 

@@ -11,6 +11,7 @@ use syn::{Ident, ImplItem, ItemImpl, ItemStruct, LitStr, Path, Type};
 use crate::attr::{self, GroupArgs};
 use crate::ctxt::Ctxt;
 use crate::docs;
+use crate::scopes;
 use crate::skills::{self, model::Skill};
 use crate::tool::model::{Owner, Tool};
 
@@ -28,6 +29,8 @@ pub(crate) struct Meta {
     pub(crate) blame: TokenStream,
     /// `skills = [...]`, each folder read.
     pub(crate) skills: Vec<Skill>,
+    /// `scopes = [...]`, the string literals' values.
+    pub(crate) scopes: Vec<String>,
 }
 
 impl Meta {
@@ -53,6 +56,7 @@ impl Meta {
                 .as_ref()
                 .map(|s| skills::model::read(&s.value))
                 .unwrap_or_default(),
+            scopes: scopes::values(args.scopes.as_ref().map(|s| &s.value)),
         }
     }
 }

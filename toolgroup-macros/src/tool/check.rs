@@ -6,6 +6,7 @@ use syn::{Receiver, Type};
 use super::model::{Input, Param, Role, Tool};
 use crate::ctxt::Ctxt;
 use crate::names;
+use crate::scopes::{self, Declarer};
 
 /// Every rule of one tool.
 pub(crate) fn tool(cx: &Ctxt, tool: &Tool) {
@@ -30,6 +31,9 @@ pub(crate) fn tool(cx: &Ctxt, tool: &Tool) {
     valid_name(cx, tool);
     described(cx, tool);
     hints_agree(cx, tool);
+    if let Some(list) = &tool.args.scopes {
+        scopes::check(cx, &list.value, Declarer::Tool);
+    }
 }
 
 fn not_generic(cx: &Ctxt, tool: &Tool) {

@@ -9,6 +9,7 @@ use syn::{Attribute, Ident, ItemFn, Path, Signature, Type};
 use super::model::{Output, Owner, Role, Tool};
 use crate::attr;
 use crate::docs;
+use crate::scopes;
 use crate::tokens::{respan, unraw};
 
 /// A free tool: the function (marked `#[inline]` if it is a plain `fn`), its generated items
@@ -90,6 +91,7 @@ pub(crate) fn info(krate: &Path, info: &Info<'_>) -> TokenStream {
         }
         None => quote!(#p::None),
     };
+    let scopes = scopes::values(args.scopes.as_ref().map(|s| &s.value));
     quote! {
         #krate::meta::ToolInfo {
             name: #name,
@@ -101,7 +103,7 @@ pub(crate) fn info(krate: &Path, info: &Info<'_>) -> TokenStream {
                 open_world: #open_world,
             },
             timeout: #timeout,
-            scopes: &[],
+            scopes: &[#(#scopes),*],
             schemas: {
                 fn __toolgroup_schemas() -> &'static #krate::meta::ToolSchemas {
                     static __TOOLGROUP_SCHEMAS: #p::SchemaCell = #p::SchemaCell::new();

@@ -5,6 +5,7 @@ use syn::{Attribute, Ident, Type};
 
 use super::model::{Role, Tool};
 use crate::docs;
+use crate::scopes;
 use crate::tokens::unraw;
 
 /// The tool's Markdown fragment for the generated rustdoc.
@@ -35,6 +36,7 @@ pub(crate) fn fragment(tool: &Tool) -> String {
         whole,
         hints,
         timeout_ms: a.timeout_ms.as_ref().map(|t| t.value),
+        scopes: scopes::values(a.scopes.as_ref().map(|s| &s.value)),
         returns: tool.returns.clone(),
     })
 }

@@ -48,6 +48,7 @@ impl ::toolgroup::Tool for web_search {
         timeout: ::toolgroup::__private::Some(
             ::toolgroup::__private::Duration::from_millis(5000u64),
         ),
+        scopes: &[],
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();

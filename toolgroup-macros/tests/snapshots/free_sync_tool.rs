@@ -43,6 +43,7 @@ impl ::toolgroup::Tool for forecast {
             open_world: ::toolgroup::__private::None,
         },
         timeout: ::toolgroup::__private::None,
+        scopes: &[],
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();

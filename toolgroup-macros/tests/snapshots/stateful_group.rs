@@ -43,6 +43,7 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
             open_world: ::toolgroup::__private::None,
         },
         timeout: ::toolgroup::__private::None,
+        scopes: &[],
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
@@ -113,6 +114,7 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_count {
             open_world: ::toolgroup::__private::None,
         },
         timeout: ::toolgroup::__private::None,
+        scopes: &[],
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
