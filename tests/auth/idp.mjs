@@ -42,9 +42,13 @@ async function answer(command) {
             const key = await server.issuer.keys.generate(command.alg ?? "RS256", { kid: command.kid });
             return { kid: key.kid };
         }
-        case "stop":
+        case "stop": {
+            // Stopping forgets the issuer URL, which tokens still carry.
+            const url = server.issuer.url;
             await server.stop();
+            server.issuer.url = url;
             return { stopped: true };
+        }
         default:
             return { error: `unknown op ${command.op}` };
     }

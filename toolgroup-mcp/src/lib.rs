@@ -275,9 +275,6 @@ use toolgroup_core::provider::{Provider, Rendered};
 use toolgroup_core::{Registry, Session, ToolDefinition, Toolkit, registry::GroupId};
 
 use group_names::GroupNames;
-#[cfg(feature = "auth")]
-#[allow(unused_imports)]
-use auth::shim::EntitleShim as _;
 
 #[cfg(feature = "axum")]
 #[cfg_attr(docsrs, doc(cfg(feature = "axum")))]

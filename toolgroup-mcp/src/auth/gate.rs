@@ -11,8 +11,6 @@ use toolgroup_core::{Registry, Scopes};
 
 use super::{BearerAuth, Presented, Principal, SessionOwners, presented};
 use crate::McpServer;
-#[allow(unused_imports)]
-use super::shim::EntitleShim as _;
 use crate::http_service::{McpHttpService, json_response};
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;

@@ -20,7 +20,6 @@
 mod jwks;
 mod jwt;
 mod owners;
-pub(crate) mod shim;
 #[cfg(feature = "http")]
 pub(crate) mod gate;
 
