@@ -17,6 +17,7 @@ mod context;
 mod dispatch;
 mod docs;
 mod dynamic;
+mod entitlements;
 mod examples;
 mod groups;
 mod hygiene;

@@ -21,6 +21,10 @@ pub enum CallOutcome {
     UnknownTool,
     /// The tool's group is not active in the session.
     InactiveGroup,
+    /// The principal lacks a scope the tool requires, or a `reset_tools` call named a group
+    /// they may not use (see [`Toolkit::entitled`](crate::Toolkit::entitled)); nothing ran or
+    /// changed.
+    InsufficientScope,
     /// The call was cancelled: its token, or its future dropped before it finished.
     Cancelled,
     /// The tool ran out of time.
@@ -35,7 +39,7 @@ pub enum CallOutcome {
 
 impl CallOutcome {
     /// The outcome's name: `ok`, `tool_error`, `invalid_arguments`, `refused`, `denied`,
-    /// `unknown_tool`, `inactive_group`, `cancelled`, `timeout`, `no_timer`, `panic`,
+    /// `unknown_tool`, `inactive_group`, `insufficient_scope`, `cancelled`, `timeout`, `no_timer`, `panic`,
     /// `layer_error`.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -46,6 +50,7 @@ impl CallOutcome {
             CallOutcome::Denied => "denied",
             CallOutcome::UnknownTool => "unknown_tool",
             CallOutcome::InactiveGroup => "inactive_group",
+            CallOutcome::InsufficientScope => "insufficient_scope",
             CallOutcome::Cancelled => "cancelled",
             CallOutcome::Timeout => "timeout",
             CallOutcome::NoTimer => "no_timer",

@@ -84,6 +84,7 @@ impl Scopes {
     }
 
     /// The scopes of `required` that this set does not hold.
+    #[must_use]
     pub fn missing(&self, required: &Scopes) -> Scopes {
         Scopes(
             required
@@ -96,6 +97,7 @@ impl Scopes {
     }
 
     /// The scopes either set holds.
+    #[must_use]
     pub fn union(&self, other: &Scopes) -> Scopes {
         if other.is_empty() {
             return self.clone();

@@ -45,13 +45,15 @@ struct Entry {
 /// Build it once per toolkit and provider (at start-up) and share it: listing the tools of a
 /// session concatenates the pre-rendered definitions into one string with one allocation,
 /// and renders nothing anew. It must be used with the toolkit it was built from (or one
-/// built the same way): the tool positions are those of
-/// [`Toolkit::all_definitions`].
+/// built the same way, [entitled](Toolkit::entitled) for the same scopes): the tool
+/// positions are those of [`Toolkit::all_definitions`].
 pub struct Rendered<R: Registry> {
     provider: Provider,
     entries: Vec<Entry>,
     index: FxHashMap<&'static str, u32>,
     has_reset: bool,
+    /// The scopes of the principal whose view was rendered (see `Toolkit::entitled`).
+    held: Option<crate::scope::Scopes>,
     /// Every definition, as the mask mode sends it.
     all_json: String,
     /// Tools found at run time, rendered on first use (their definitions are interned, so
@@ -104,6 +106,7 @@ impl<R: Registry> Rendered<R> {
             entries,
             index,
             has_reset: toolkit.reset_definition().is_some(),
+            held: toolkit.core.held.clone(),
             all_json: String::new(),
             found: Mutex::default(),
             _registry: PhantomData,
@@ -408,6 +411,13 @@ impl<R: Registry> Rendered<R> {
             } else {
                 "exposes it"
             },
+        );
+        // Another principal's view lists other tools at the same positions.
+        assert!(
+            self.held == toolkit.core.held,
+            "these definitions were rendered from the view of a principal holding {:?}, and are used with one for {:?}: render them from the toolkit they serve (`Toolkit::entitled`)",
+            self.held,
+            toolkit.core.held,
         );
     }
 

@@ -11,6 +11,7 @@ use crate::skill::SkillInfo;
 use crate::skill::text;
 use crate::suggest::{did_you_mean, list_names};
 
+use super::GroupNames;
 use super::parse::Problem;
 
 /// The answer to a refused call: every problem, the real names, and the unchanged state.
@@ -19,9 +20,13 @@ use super::parse::Problem;
 /// the whole refusal.
 pub(crate) fn refusal(
     problems: &[Problem],
-    names: &[&'static str],
+    groups: &GroupNames,
     active: &[&'static str],
 ) -> CallResult {
+    // Only the groups the principal may use: a suggestion or a list must not disclose others.
+    let shown = groups.shown();
+    let names = &shown[..];
+    let all = &groups.names;
     let mut text = String::from("reset_tools refused; nothing changed.\n");
     let mut items = Vec::with_capacity(problems.len());
     for p in problems {
@@ -49,17 +54,34 @@ pub(crate) fn refusal(
                 )
             }
             Problem::NotBool { slot, found } => {
-                let group = names[*slot];
+                let group = all[*slot];
                 (
                     format!("`{group}` must be true or false, got {found}"),
                     json!({"problem": "not_boolean", "group": group, "found": found}),
                 )
             }
             Problem::Duplicate { slot } => {
-                let group = names[*slot];
+                let group = all[*slot];
                 (
                     format!("`{group}` is given more than once"),
                     json!({"problem": "duplicate_group", "group": group}),
+                )
+            }
+            Problem::NotEntitled { slot } => {
+                let group = all[*slot];
+                let missing = groups.missing(*slot).cloned().unwrap_or_default();
+                let list: Vec<String> = missing.iter().map(|s| format!("`{s}`")).collect();
+                let plural = if missing.len() == 1 { "" } else { "s" };
+                (
+                    format!(
+                        "`{group}` requires the scope{plural} {}, which the user has not been granted: leave it out",
+                        list.join(", ")
+                    ),
+                    json!({
+                        "problem": "insufficient_scope",
+                        "group": group,
+                        "missing_scopes": missing.iter().collect::<Vec<_>>(),
+                    }),
                 )
             }
         };
@@ -111,6 +133,7 @@ fn example(names: &[&str]) -> String {
 pub(crate) fn accepted(
     groups: &[GroupInfo],
     switchable: &[usize],
+    names: &GroupNames,
     old: &[u64],
     new: &[u64],
     disclose: &dyn Disclose,
@@ -123,6 +146,9 @@ pub(crate) fn accepted(
         Vec::with_capacity(n),
     );
     for (slot, &g) in switchable.iter().enumerate() {
+        if !names.entitled(slot) {
+            continue;
+        }
         let name = groups[g].name;
         match (bit(old, slot), bit(new, slot)) {
             (false, true) => {
@@ -155,7 +181,7 @@ pub(crate) fn accepted(
     // that asks for the state it has has likely lost what it was told).
     let mut available = Vec::new();
     for (slot, &g) in switchable.iter().enumerate() {
-        if bit(new, slot) && (!changed || !bit(old, slot)) {
+        if names.entitled(slot) && bit(new, slot) && (!changed || !bit(old, slot)) {
             let entry = Available::of(&groups[g], g, disclose);
             entry.write(&mut text);
             available.push(entry.to_json());

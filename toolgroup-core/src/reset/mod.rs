@@ -19,7 +19,9 @@ use crate::meta::{
     ToolDefinition,
 };
 use crate::registry::{GroupId, Registry};
+use crate::registry::{bit, set_bit};
 use crate::result::{CallOutcome, CallResult};
+use crate::scope::Scopes;
 use crate::session::Session;
 use crate::skill::table::Table;
 use rustc_hash::FxHashMap;
@@ -86,12 +88,45 @@ pub(crate) fn mcp_form(def: &ToolDefinition) -> Option<ToolDefinition> {
 pub(crate) struct GroupNames {
     pub(crate) names: Vec<&'static str>,
     slots: FxHashMap<&'static str, usize>,
+    /// In one principal's view, by slot: the scopes the principal lacks for the group (empty:
+    /// entitled). `None` outside a view: every group is entitled.
+    missing: Option<Vec<Scopes>>,
 }
 
 impl GroupNames {
     pub(crate) fn new(names: Vec<&'static str>) -> Self {
         let slots = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-        GroupNames { names, slots }
+        GroupNames {
+            names,
+            slots,
+            missing: None,
+        }
+    }
+
+    /// The same names in a view where the principal lacks `missing[slot]` for each group.
+    pub(crate) fn restricted(&self, missing: Vec<Scopes>) -> Self {
+        GroupNames {
+            missing: Some(missing),
+            ..self.clone()
+        }
+    }
+
+    /// Whether the principal may use the group in slot `slot`.
+    pub(crate) fn entitled(&self, slot: usize) -> bool {
+        self.missing.as_ref().is_none_or(|m| m[slot].is_empty())
+    }
+
+    /// The scopes the principal lacks for the group in slot `slot`.
+    pub(crate) fn missing(&self, slot: usize) -> Option<&Scopes> {
+        self.missing.as_ref().map(|m| &m[slot])
+    }
+
+    /// The names of the groups the principal may use, in slot order.
+    pub(crate) fn shown(&self) -> Vec<&'static str> {
+        (0..self.names.len())
+            .filter(|&slot| self.entitled(slot))
+            .map(|slot| self.names[slot])
+            .collect()
     }
 }
 
@@ -108,9 +143,14 @@ pub(crate) fn answer<R: Registry>(
         Ok(mut bits) => {
             // Which skills were loaded is not a group's state: it outlives the call.
             skills.carry_marks(old.as_ref(), bits.as_mut());
+            // A principal's call says nothing of the groups they may not use.
+            for slot in (0..names.names.len()).filter(|&s| !names.entitled(s)) {
+                set_bit(bits.as_mut(), slot, bit(old.as_ref(), slot));
+            }
             let mut answer = answer::accepted(
                 R::GROUPS,
                 R::SWITCHABLE,
+                names,
                 old.as_ref(),
                 bits.as_ref(),
                 disclose,
@@ -122,10 +162,22 @@ pub(crate) fn answer<R: Registry>(
         }
         Err(problems) => {
             let old = Session::<R>::from_bits(*old);
-            let active: Vec<&'static str> = old.active().map(GroupId::name).collect();
+            let active: Vec<&'static str> = old
+                .active()
+                .filter(|g| names.entitled(g.slot()))
+                .map(GroupId::name)
+                .collect();
+            let outcome = if problems
+                .iter()
+                .any(|p| matches!(p, parse::Problem::NotEntitled { .. }))
+            {
+                CallOutcome::InsufficientScope
+            } else {
+                CallOutcome::Refused
+            };
             (
                 None,
-                answer::refusal(&problems, &names.names, &active).labelled(CallOutcome::Refused),
+                answer::refusal(&problems, names, &active).labelled(outcome),
             )
         }
     }

@@ -17,8 +17,17 @@ pub(crate) enum Problem {
     Malformed(String),
     NotObject(&'static str),
     Unknown(String),
-    NotBool { slot: usize, found: &'static str },
-    Duplicate { slot: usize },
+    NotBool {
+        slot: usize,
+        found: &'static str,
+    },
+    Duplicate {
+        slot: usize,
+    },
+    /// A group the principal may not use (see `Toolkit::entitled`).
+    NotEntitled {
+        slot: usize,
+    },
 }
 
 /// Parse a `reset_tools` call into the new bit set, or every problem found.
@@ -86,6 +95,12 @@ impl<'de, B: GroupBits> Visitor<'de> for ResetSeed<'_, B> {
         while let Some(key) = map.next_key_seed(KeySeed(self.names))? {
             let value = map.next_value_seed(ValueSeed)?;
             match key {
+                Key::Known(slot) if !self.names.entitled(slot) => {
+                    if !bit(self.seen.as_ref(), slot) {
+                        set_bit(self.seen.as_mut(), slot, true);
+                        self.problems.push(Problem::NotEntitled { slot });
+                    }
+                }
                 Key::Known(slot) => {
                     if bit(self.seen.as_ref(), slot) {
                         self.problems.push(Problem::Duplicate { slot });

@@ -149,6 +149,20 @@ impl Table {
         self.rebuild();
     }
 
+    /// Keep only the skills of the groups (indices into the registry's groups) `keep` accepts.
+    /// Each skill keeps its loaded mark's bit.
+    pub(crate) fn retain(&mut self, keep: impl Fn(u32) -> bool) {
+        if self.entries.iter().all(|e| keep(e.group)) {
+            return;
+        }
+        let entries = std::mem::take(&mut self.entries);
+        self.index.clear();
+        for entry in entries.into_iter().filter(|e| keep(e.group)) {
+            self.push(entry);
+        }
+        self.rebuild();
+    }
+
     fn rebuild(&mut self) {
         let all: Vec<&SkillInfo> = self.entries.iter().map(|e| e.info).collect();
         self.all = Defs {

@@ -89,7 +89,10 @@ impl<R: Registry> Toolkit<R> {
         cx: Cx<'_>,
     ) -> CallResult {
         let Some(resolved) = resolved else {
-            return self.unknown_tool(session, name);
+            return match self.unentitled(name) {
+                Some(refusal) => refusal,
+                None => self.unknown_tool(session, name),
+            };
         };
         // The builtins answer for themselves when nothing is visible to them.
         let activates = self.activates(&resolved, cx);

@@ -9,6 +9,7 @@
 pub(crate) mod audit;
 mod call;
 mod dynamic;
+mod entitle;
 mod full;
 mod index;
 pub(crate) mod layers;
@@ -96,6 +97,13 @@ pub(crate) struct Core<R: Registry> {
     pub(crate) dynamic_cache: Mutex<Option<Arc<dynamic::View>>>,
     /// The groups' skills.
     pub(crate) skills: crate::skill::table::Table,
+    /// The scopes each group and tool requires.
+    pub(crate) requirements: Arc<entitle::Requirements>,
+    /// What the principal holds, when this core is one principal's view (see
+    /// [`Toolkit::entitled`]); `None` for the unfiltered core.
+    pub(crate) held: Option<crate::scope::Scopes>,
+    /// The unfiltered core's views, by held set.
+    pub(crate) views: entitle::Views<R>,
 }
 
 impl<R: Registry> Clone for Core<R> {
@@ -115,16 +123,15 @@ impl<R: Registry> Clone for Core<R> {
                     .clone(),
             ),
             skills: self.skills.clone(),
+            requirements: self.requirements.clone(),
+            held: self.held.clone(),
+            // A clone is about to be configured: the old views describe the old core.
+            views: entitle::Views::default(),
         }
     }
 }
 
 impl<R: Registry> Core<R> {
-    /// The core to configure: this toolkit's own, cloned first if a call still holds it.
-    pub(crate) fn make_mut(core: &mut Arc<Self>) -> &mut Self {
-        Arc::make_mut(core)
-    }
-
     #[inline]
     pub(crate) fn slot(&self, name: &str) -> Option<&Slot> {
         self.lookup(name).map(|(_, slot)| slot)
@@ -188,7 +195,12 @@ impl<R: Registry> Core<R> {
 /// | Inspect | [`groups`](Self::groups), [`group_of`](Self::group_of), [`registry`](Self::registry), [`catalog`](Self::catalog) (Markdown or JSON) |
 /// | Skills | [`skills`](Self::skills), [`skill`](Self::skill), [`visible_skills`](Self::visible_skills), [`skills_prompt`](Self::skills_prompt), [`load_skill`](Self::load_skill), [`is_skill_loaded`](Self::is_skill_loaded) |
 pub struct Toolkit<R: Registry> {
+    /// What this toolkit shows and runs: `full`, or one principal's view of it.
     pub(crate) core: Arc<Core<R>>,
+    /// Every group and tool, whatever their scopes.
+    pub(crate) full: Arc<Core<R>>,
+    /// The scopes the principal holds ([`Toolkit::entitled`]); `None`: none given.
+    pub(crate) held: Option<crate::scope::Scopes>,
     pub(crate) expose_reset: bool,
     pub(crate) default_timeout: Option<Duration>,
     pub(crate) policy: Option<Arc<dyn Policy>>,
@@ -239,18 +251,24 @@ impl<R: Registry> Toolkit<R> {
         let names = reset::GroupNames::new(R::SWITCHABLE.iter().map(|&g| groups[g].name).collect());
         let reset = reset::definition(groups, R::SWITCHABLE);
         let skills = crate::skill::table::Table::new(groups, R::SWITCHABLE, &slot_of_group);
-        Toolkit {
-            core: Arc::new(Core {
-                registry: Arc::new(registry),
-                index: index::NameIndex::new(tools.iter().map(|t| t.name).collect()),
-                tools,
-                slots,
-                reset,
-                names,
-                dynamic,
-                dynamic_cache: Mutex::new(None),
-                skills,
-            }),
+        let full = Arc::new(Core {
+            registry: Arc::new(registry),
+            index: index::NameIndex::new(tools.iter().map(|t| t.name).collect()),
+            tools,
+            slots,
+            reset,
+            names,
+            dynamic,
+            dynamic_cache: Mutex::new(None),
+            skills,
+            requirements: Arc::new(entitle::Requirements::declared(groups)),
+            held: None,
+            views: entitle::Views::default(),
+        });
+        let mut toolkit = Toolkit {
+            core: full.clone(),
+            full,
+            held: None,
             expose_reset: true,
             default_timeout: None,
             policy: None,
@@ -259,7 +277,9 @@ impl<R: Registry> Toolkit<R> {
             plain: true,
             panic_details: false,
             first_use: false,
-        }
+        };
+        toolkit.core = toolkit.shown();
+        toolkit
     }
 
     /// Whether to show `reset_tools` to the model (default `true`). With `false` the
@@ -269,7 +289,7 @@ impl<R: Registry> Toolkit<R> {
     pub fn with_reset_tools(mut self, expose: bool) -> Self {
         self.expose_reset = expose;
         // The skill tools' answers name `reset_tools` only while the model can call it.
-        Core::make_mut(&mut self.core).skills.hide_reset = !expose;
+        self.configure(|core| core.skills.hide_reset = !expose);
         self
     }
 

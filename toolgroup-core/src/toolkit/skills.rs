@@ -94,7 +94,7 @@ impl<R: Registry> Toolkit<R> {
     /// skill is loaded or the group activated).
     #[must_use]
     pub fn with_skill_activation(mut self, on: bool) -> Self {
-        self.core_mut().skills.set_activate(on);
+        self.configure(|core| core.skills.set_activate(on));
         self
     }
 
@@ -139,7 +139,7 @@ impl<R: Registry> Toolkit<R> {
         }
         let root = dir.root().to_path_buf();
         let infos = dir.into_infos(groups[g].name);
-        if let Err(clash) = self.core_mut().skills.add(g as u32, switch, infos) {
+        if let Err(clash) = self.configure(|core| core.skills.add(g as u32, switch, infos)) {
             return Err(SkillDirError::new(
                 &root,
                 clash,
@@ -149,10 +149,6 @@ impl<R: Registry> Toolkit<R> {
             ));
         }
         Ok(self)
-    }
-
-    fn core_mut(&mut self) -> &mut super::Core<R> {
-        super::Core::make_mut(&mut self.core)
     }
 
     /// The builtin definitions `session` is shown.

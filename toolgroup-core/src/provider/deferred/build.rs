@@ -24,6 +24,9 @@ pub(super) struct Built {
     pub(super) pieces: Vec<Piece>,
     /// Instructions of each switchable group, by slot.
     pub(super) instructions: Vec<(&'static str, Option<&'static str>)>,
+    /// Whether the toolkit's principal may use each switchable group, by slot: a change
+    /// never mentions the others (see `Toolkit::entitled`).
+    pub(super) entitled: Vec<bool>,
 }
 
 pub(super) fn build<R: Registry>(
@@ -113,10 +116,12 @@ pub(super) fn build<R: Registry>(
         Strategy::Mask => rendered.all_tools_json(toolkit).into_owned(),
         Strategy::List => String::new(),
     };
+    let names = &toolkit.core.names;
     Ok(Built {
         tools,
         pieces,
         instructions,
+        entitled: (0..names.names.len()).map(|s| names.entitled(s)).collect(),
     })
 }
 

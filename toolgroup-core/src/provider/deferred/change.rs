@@ -45,10 +45,10 @@ pub(super) fn between<R: Registry>(
     );
     let slots = built.instructions.len();
     let on: Vec<usize> = (0..slots)
-        .filter(|&s| !bit(old, s) && bit(new, s))
+        .filter(|&s| built.entitled[s] && !bit(old, s) && bit(new, s))
         .collect();
     let off: Vec<usize> = (0..slots)
-        .filter(|&s| bit(old, s) && !bit(new, s))
+        .filter(|&s| built.entitled[s] && bit(old, s) && !bit(new, s))
         .collect();
     if on.is_empty() && off.is_empty() {
         return None;
