@@ -80,11 +80,6 @@ impl<R: Registry> McpHttpService<R> {
         }
     }
 
-    /// The server this endpoint serves.
-    pub(crate) fn server(&self) -> &McpServer<R> {
-        &self.server
-    }
-
     /// rmcp's configuration of this endpoint.
     pub fn config(&self) -> &StreamableHttpServerConfig {
         &self.inner.config
@@ -154,7 +149,7 @@ impl<R: Registry> McpHttpService<R> {
 }
 
 /// The answer to a request refused before rmcp saw it: `status` and a JSON body.
-pub(crate) fn json_response(
+fn json_response(
     status: StatusCode,
     body: &serde_json::Value,
 ) -> Response<BoxBody<Bytes, Infallible>> {
@@ -389,7 +384,12 @@ where
         if let Some(auth) = self.server.shared.auth.clone() {
             let this = self.clone();
             return Box::pin(async move {
-                Ok(crate::auth::gate::authorized(&this, &this.owners, &auth, request).await)
+                let scopes = this.server.toolkit().declared_scopes();
+                let serve = |request| this.serve(request);
+                Ok(
+                    crate::auth::gate::authorized(&this.owners, &auth, scopes, request, serve)
+                        .await,
+                )
             });
         }
         self.serve(request)
@@ -402,7 +402,9 @@ impl<R: Registry> McpHttpService<R> {
     pub(crate) fn serve<B>(
         &self,
         request: Request<B>,
-    ) -> Pin<Box<dyn Future<Output = Result<Response<BoxBody<Bytes, Infallible>>, Infallible>> + Send>>
+    ) -> Pin<
+        Box<dyn Future<Output = Result<Response<BoxBody<Bytes, Infallible>>, Infallible>> + Send>,
+    >
     where
         B: http_body::Body + Send + 'static,
         B::Error: Display,
@@ -429,7 +431,9 @@ impl<R: Registry> McpHttpService<R> {
                         return Ok(json_response(StatusCode::BAD_REQUEST, &refusal.to_json()));
                     }
                     #[cfg(feature = "auth")]
-                    if let Some(refusal) = crate::auth::gate::scope_refusal(&this.server, &parts, &bytes) {
+                    if let Some(refusal) =
+                        crate::auth::gate::scope_refusal(&this.server, &parts, &bytes)
+                    {
                         return Ok(refusal);
                     }
                     bytes

@@ -2,20 +2,29 @@
 //! owner, and the insufficient-scope answer of a `tools/call`.
 
 use std::convert::Infallible;
-use std::fmt::Display;
+use std::future::Future;
 
 use bytes::Bytes;
 use http::{Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt as _, Full};
 use toolgroup_core::{Registry, Scopes};
 
 use super::{BearerAuth, Presented, Principal, SessionOwners, presented};
 use crate::McpServer;
-use crate::http_service::{McpHttpService, json_response};
 
 type Answer = Response<BoxBody<Bytes, Infallible>>;
 
 const SESSION_HEADER: &str = "mcp-session-id";
+
+/// `status` with a JSON body.
+fn json_response(status: StatusCode, body: &serde_json::Value) -> Answer {
+    Response::builder()
+        .status(status)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body.to_string())).boxed())
+        .expect("a valid response")
+}
 
 /// `status` with a JSON-RPC error body (`id`: null unless given) and a `WWW-Authenticate`
 /// challenge.
@@ -60,7 +69,10 @@ async fn principal(
             ));
         }
         Presented::Malformed(why) => {
-            tracing::info!(problem = why, "refused a request that presents its token wrongly");
+            tracing::info!(
+                problem = why,
+                "refused a request that presents its token wrongly"
+            );
             return Err(refusal(
                 StatusCode::BAD_REQUEST,
                 &auth.challenge(Some("invalid_request"), &Scopes::none()),
@@ -71,7 +83,10 @@ async fn principal(
         Presented::Token(token) => token,
     };
     if token.is_empty() || token.len() > auth.max_token_bytes() {
-        tracing::info!(bytes = token.len(), "refused an empty or oversized access token");
+        tracing::info!(
+            bytes = token.len(),
+            "refused an empty or oversized access token"
+        );
         return Err(invalid());
     }
     auth.validator().validate(token).await.map_err(|e| {
@@ -80,21 +95,19 @@ async fn principal(
     })
 }
 
-/// Serve `request` if its token is valid and, for a protocol session, the session is the
-/// principal's; otherwise answer the refusal.
-pub(crate) async fn authorized<R, B>(
-    service: &McpHttpService<R>,
+/// Serve `request` with `serve` if its token is valid and, for a protocol session, the
+/// session is the principal's; otherwise answer the refusal. `scopes`: the toolkit's
+/// declared scopes, the challenge's `scope`.
+pub(crate) async fn authorized<B, F>(
     owners: &SessionOwners,
     auth: &BearerAuth,
+    scopes: Scopes,
     request: Request<B>,
+    serve: impl FnOnce(Request<B>) -> F,
 ) -> Answer
 where
-    R: Registry,
-    B: http_body::Body + Send + 'static,
-    B::Error: Display,
-    B::Data: Send + 'static,
+    F: Future<Output = Result<Answer, Infallible>>,
 {
-    let scopes = service.server().toolkit().declared_scopes();
     let (mut parts, body) = request.into_parts();
     let principal = match principal(auth, &scopes, &parts).await {
         Ok(p) => p,
@@ -121,7 +134,7 @@ where
         );
     }
     parts.extensions.insert(principal);
-    let answer = match service.serve(Request::from_parts(parts, body)).await {
+    let answer = match serve(Request::from_parts(parts, body)).await {
         Ok(answer) => answer,
         Err(never) => match never {},
     };
@@ -164,6 +177,9 @@ pub(crate) fn scope_refusal<R: Registry>(
             "forbidden: `{}` needs the scopes `{required}`; authorize again with them",
             crate::echo(name, 64)
         ),
-        message.get("id").cloned().unwrap_or(serde_json::Value::Null),
+        message
+            .get("id")
+            .cloned()
+            .unwrap_or(serde_json::Value::Null),
     ))
 }

@@ -9,6 +9,21 @@ use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, JwkSet, PublicKeyUse};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 
+/// The algorithms a `JwtValidator` can accept: public-key signatures only. A shared
+/// secret (`HS256`...) would let anyone holding the verification key mint tokens, and
+/// `none` is no signature at all.
+pub(super) const ASYMMETRIC: &[Algorithm] = &[
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::EdDSA,
+];
+
 /// The most a JWKS or metadata document may weigh.
 const MAX_DOCUMENT_BYTES: usize = 1024 * 1024;
 
@@ -99,7 +114,12 @@ impl KeySource {
             .map_err(|_| format!("the issuer `{}` is not a URL", crate::echo(issuer, 64)))?;
         let (scheme, authority) = match (uri.scheme_str(), uri.authority()) {
             (Some(s), Some(a)) => (s, a.as_str()),
-            _ => return Err(format!("the issuer `{}` is not absolute", crate::echo(issuer, 64))),
+            _ => {
+                return Err(format!(
+                    "the issuer `{}` is not absolute",
+                    crate::echo(issuer, 64)
+                ));
+            }
         };
         let path = uri.path().trim_end_matches('/');
         let mut candidates = vec![
@@ -113,7 +133,10 @@ impl KeySource {
         for candidate in candidates {
             match get_json(&self.client, &candidate).await {
                 Ok(doc) if doc["issuer"].as_str() != Some(self.issuer.as_str()) => {
-                    problems.push(format!("{candidate}: its `issuer` is not `{}`", self.issuer));
+                    problems.push(format!(
+                        "{candidate}: its `issuer` is not `{}`",
+                        self.issuer
+                    ));
                 }
                 Ok(doc) => match doc["jwks_uri"].as_str() {
                     Some(jwks) => return Ok(jwks.to_owned()),
@@ -180,7 +203,7 @@ fn usable(jwk: &Jwk) -> Option<Key> {
         Some(alg) => Some(Algorithm::try_from(alg).ok()?),
         None => None,
     };
-    if alg.is_some_and(|a| !super::jwt::ASYMMETRIC.contains(&a)) {
+    if alg.is_some_and(|a| !ASYMMETRIC.contains(&a)) {
         return None;
     }
     let key = DecodingKey::from_jwk(jwk).ok()?;

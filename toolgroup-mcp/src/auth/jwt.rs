@@ -8,26 +8,11 @@ use jsonwebtoken::{Header, Validation};
 use serde_json::{Map, Value};
 use toolgroup_core::{BoxFuture, Scopes};
 
-use super::jwks::{Key, KeySet, KeySource};
+use super::jwks::{ASYMMETRIC, Key, KeySet, KeySource};
 use super::{AuthError, DEFAULT_MAX_TOKEN_BYTES, Principal, TokenValidator};
 
 /// A JWS signature algorithm (re-exported from `jsonwebtoken`).
 pub use jsonwebtoken::Algorithm;
-
-/// The algorithms a [`JwtValidator`] can accept: public-key signatures only. A shared
-/// secret (`HS256`...) would let anyone holding the verification key mint tokens, and
-/// `none` is no signature at all.
-pub(super) const ASYMMETRIC: &[Algorithm] = &[
-    Algorithm::RS256,
-    Algorithm::RS384,
-    Algorithm::RS512,
-    Algorithm::PS256,
-    Algorithm::PS384,
-    Algorithm::PS512,
-    Algorithm::ES256,
-    Algorithm::ES384,
-    Algorithm::EdDSA,
-];
 
 /// Checks JWT access tokens: the signature against the issuer's JWKS, `iss`, `aud` (this
 /// server's resource URI), `exp` and `nbf` (with a clock skew allowance), and reads `sub`
@@ -84,7 +69,8 @@ impl JwtValidator {
     /// Fetch the keys from this JWKS URL instead of discovering it.
     #[must_use]
     pub fn with_jwks_uri(mut self, uri: impl Into<String>) -> Self {
-        self.source = tokio::sync::Mutex::new(KeySource::new(self.issuer.clone(), Some(uri.into())));
+        self.source =
+            tokio::sync::Mutex::new(KeySource::new(self.issuer.clone(), Some(uri.into())));
         self
     }
 
@@ -102,7 +88,10 @@ impl JwtValidator {
                 "`{alg:?}` is a shared-secret algorithm: a resource server accepts public-key signatures only"
             );
         }
-        assert!(!algorithms.is_empty(), "no algorithm accepted: give at least one");
+        assert!(
+            !algorithms.is_empty(),
+            "no algorithm accepted: give at least one"
+        );
         self.algorithms = algorithms;
         self
     }
@@ -158,7 +147,9 @@ impl JwtValidator {
                 if holds(&set, header) {
                     Ok(vec![set])
                 } else {
-                    Err(AuthError::invalid("the token's signing key is not in the JWKS"))
+                    Err(AuthError::invalid(
+                        "the token's signing key is not in the JWKS",
+                    ))
                 }
             }
             Err(e) => {
@@ -196,7 +187,9 @@ impl JwtValidator {
             }
         }
         Err(AuthError::invalid(
-            last.map_or("no key for the token's algorithm".into(), |e| describe(e.kind())),
+            last.map_or("no key for the token's algorithm".into(), |e| {
+                describe(e.kind())
+            }),
         ))
     }
 }
@@ -216,7 +209,12 @@ fn holds(set: &KeySet, header: &Header) -> bool {
 fn candidates<'a>(set: &'a KeySet, header: &'a Header) -> Box<dyn Iterator<Item = &'a Key> + 'a> {
     let alg = header.alg;
     match &header.kid {
-        Some(kid) => Box::new(set.by_kid.get(kid).into_iter().filter(move |k| k.allows(alg))),
+        Some(kid) => Box::new(
+            set.by_kid
+                .get(kid)
+                .into_iter()
+                .filter(move |k| k.allows(alg)),
+        ),
         None => Box::new(
             set.unnamed
                 .iter()

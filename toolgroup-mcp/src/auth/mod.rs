@@ -17,11 +17,11 @@
 //!   resource's path (RFC 9728 section 3.1) and at the root;
 //! - the principal's scopes entitle it to groups and tools (`Toolkit::entitled`).
 
+#[cfg(feature = "http")]
+pub(crate) mod gate;
 mod jwks;
 mod jwt;
 mod owners;
-#[cfg(feature = "http")]
-pub(crate) mod gate;
 
 use std::fmt;
 use std::sync::Arc;
@@ -87,7 +87,11 @@ impl Principal {
         let issuer = self.issuer.as_deref().unwrap_or_default();
         // Lengths first: no issuer and subject pair (nor a key appended) spells another's key.
         let subject = &self.subject;
-        format!("principal:{}:{issuer}:{}:{subject}", issuer.len(), subject.len())
+        format!(
+            "principal:{}:{issuer}:{}:{subject}",
+            issuer.len(),
+            subject.len()
+        )
     }
 }
 

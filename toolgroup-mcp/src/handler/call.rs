@@ -44,7 +44,7 @@ impl<R: Registry> McpHandler<R> {
         context: &RequestContext<RoleServer>,
         kind: ToolKind,
     ) -> Result<CallToolResponse, ErrorData> {
-        let toolkit = self.toolkit();
+        let toolkit = &*self.kit(context);
         let is_load = kind == ToolKind::LoadSkill;
         let is_tool = matches!(kind, ToolKind::Tool | ToolKind::DynamicTool);
         let first_use = self.first_use();

@@ -1,6 +1,7 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
 mod call;
+mod entitled;
 mod extension;
 mod skills;
 
@@ -26,6 +27,7 @@ use toolgroup_core::{
 use crate::{Mode, Shared, StoreError, group_instructions};
 
 use self::call::{forward_call, tools_call_problem};
+use self::entitled::has_principal;
 
 /// The MCP server of one connection: an rmcp [`ServerHandler`] built by
 /// [`McpServer::handler`](crate::McpServer::handler). Holds the connection's active set
@@ -187,9 +189,17 @@ impl<R: Registry> McpHandler<R> {
     }
 
     /// The tools this request's client is shown, in listing order.
-    fn listed<'a>(&'a self, mode: Mode, session: &'a Session<R>) -> Vec<Cow<'a, Tool>> {
-        let toolkit = self.toolkit();
+    fn listed<'a>(
+        &'a self,
+        toolkit: &'a Toolkit<R>,
+        mode: Mode,
+        session: &'a Session<R>,
+    ) -> Vec<Cow<'a, Tool>> {
         match mode {
+            // A principal's toolkit: its own tools, in the same order.
+            Mode::Mask if !std::ptr::eq(toolkit, self.toolkit()) => {
+                toolkit.all_definitions().map(|d| self.tool_of(d)).collect()
+            }
             Mode::Mask => self
                 .shared
                 .tools
@@ -244,14 +254,20 @@ impl<R: Registry> McpHandler<R> {
         crate::decorate(&self.shared, tool, def)
     }
 
-    fn unknown_tool(&self, name: &str, mode: Mode, session: &Session<R>) -> ErrorData {
-        let listed = self.listed(mode, session);
+    fn unknown_tool(
+        &self,
+        toolkit: &Toolkit<R>,
+        name: &str,
+        mode: Mode,
+        session: &Session<R>,
+    ) -> ErrorData {
+        let listed = self.listed(toolkit, mode, session);
         let shown = crate::echo(name, 64);
         let mut message = format!("unknown tool `{shown}`.");
         if let Some(guess) = crate::did_you_mean(name, listed.iter().map(|t| t.name.as_ref())) {
             let _ = write!(message, " Did you mean `{guess}`?");
         } else if mode == Mode::Selected
-            && let Some(def) = self.toolkit().all_definitions().find(|d| d.name == name)
+            && let Some(def) = toolkit.all_definitions().find(|d| d.name == name)
             && let Some(group) = def.group
         {
             let _ = write!(
@@ -447,14 +463,19 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 .await
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
         };
+        let toolkit = self.kit(&context);
         let tools = self
-            .listed(mode, &session)
+            .listed(&toolkit, mode, &session)
             .into_iter()
             .map(Cow::into_owned)
             .collect();
         let mut result = ListToolsResult::with_all_items(tools);
         if is_2026_or_later(&context) {
             result = match mode {
+                // A principal's list is its own: no shared cache may serve it to another.
+                Mode::Mask if has_principal(&context) => result
+                    .with_ttl_ms(self.shared.list_ttl_ms)
+                    .with_cache_scope(CacheScope::Private),
                 Mode::Mask => result
                     .with_ttl_ms(self.shared.list_ttl_ms)
                     .with_cache_scope(CacheScope::Public),
@@ -550,7 +571,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let mode = self.mode(&context);
         let place = self.place(&context);
-        let toolkit = self.toolkit();
+        let toolkit = &*self.kit(&context);
         // Resolved once: against the connection's selection when it has one; otherwise what
         // the name stands for does not depend on the session, which is loaded below only for
         // the calls that need it.
@@ -565,7 +586,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             let Some(resolved) =
                 resolved.filter(|r| r.is_available() && r.kind() != ToolKind::ResetTools)
             else {
-                return Err(self.unknown_tool(name, mode, selection));
+                return Err(self.unknown_tool(toolkit, name, mode, selection));
             };
             let mut session = *selection;
             // The selection is the connection's groups: a call activates none.
@@ -580,7 +601,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
         let Some(resolved) = resolved else {
             let session = self.load(&place).await.unwrap_or_default();
-            return Err(self.unknown_tool(name, mode, &session));
+            return Err(self.unknown_tool(toolkit, name, mode, &session));
         };
 
         let changes = matches!(resolved.kind(), ToolKind::ResetTools | ToolKind::LoadSkill)

@@ -60,13 +60,18 @@ impl Idp {
 
     /// A token signed with `kid`, its payload merged with `claims` (`null` removes a claim).
     pub fn token_with(&self, kid: &str, claims: Value, expires_in: i64) -> String {
-        let answer = self.ask(json!({"op": "token", "kid": kid, "claims": claims, "expiresIn": expires_in}));
+        let answer =
+            self.ask(json!({"op": "token", "kid": kid, "claims": claims, "expiresIn": expires_in}));
         answer["token"].as_str().unwrap().to_owned()
     }
 
     /// A valid token for `audience`, of `subject` with `scope`, signed with `k1`.
     pub fn token(&self, audience: &str, subject: &str, scope: &str) -> String {
-        self.token_with("k1", json!({"aud": audience, "sub": subject, "scope": scope}), 3600)
+        self.token_with(
+            "k1",
+            json!({"aud": audience, "sub": subject, "scope": scope}),
+            3600,
+        )
     }
 
     /// Adds a signing key to the JWKS.
@@ -148,7 +153,8 @@ pub async fn serve(
 ) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let validator = tune(JwtValidator::new(&idp.issuer, &url).with_fetch_timeout(Duration::from_secs(2)));
+    let validator =
+        tune(JwtValidator::new(&idp.issuer, &url).with_fetch_timeout(Duration::from_secs(2)));
     let auth = BearerAuth::new(&url, validator)
         .unwrap()
         .with_authorization_server(&idp.issuer);

@@ -24,7 +24,14 @@ async fn status(url: &str, token: &str) -> u16 {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_rotated_key_is_fetched_when_a_token_names_it() {
     let Some(idp) = Idp::start() else { return };
-    let url = serve(&idp, Mode::Mask, stateless(), |v| v.with_refresh_interval(Duration::ZERO), |a| a).await;
+    let url = serve(
+        &idp,
+        Mode::Mask,
+        stateless(),
+        |v| v.with_refresh_interval(Duration::ZERO),
+        |a| a,
+    )
+    .await;
     assert_eq!(status(&url, &idp.token(&url, "alice", "")).await, 200);
     // The authorization server rotates to an EC key mid-test; tokens of both keys work.
     idp.add_key("k2", "ES256");
@@ -39,7 +46,14 @@ async fn a_rotated_key_is_fetched_when_a_token_names_it() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_unknown_key_fetches_at_most_once_per_interval() {
     let Some(idp) = Idp::start() else { return };
-    let url = serve(&idp, Mode::Mask, stateless(), |v| v.with_refresh_interval(Duration::from_secs(3600)), |a| a).await;
+    let url = serve(
+        &idp,
+        Mode::Mask,
+        stateless(),
+        |v| v.with_refresh_interval(Duration::from_secs(3600)),
+        |a| a,
+    )
+    .await;
     // The first token fetches the JWKS.
     assert_eq!(status(&url, &idp.token(&url, "alice", "")).await, 200);
     // A key added since is not fetched again within the interval: the token is refused, and
@@ -53,7 +67,14 @@ async fn an_unknown_key_fetches_at_most_once_per_interval() {
 #[tokio::test(flavor = "multi_thread")]
 async fn cached_keys_keep_working_while_the_jwks_endpoint_is_down() {
     let Some(idp) = Idp::start() else { return };
-    let url = serve(&idp, Mode::Mask, stateless(), |v| v.with_refresh_interval(Duration::ZERO), |a| a).await;
+    let url = serve(
+        &idp,
+        Mode::Mask,
+        stateless(),
+        |v| v.with_refresh_interval(Duration::ZERO),
+        |a| a,
+    )
+    .await;
     let before = idp.token(&url, "alice", "");
     assert_eq!(status(&url, &before).await, 200);
     idp.stop();
@@ -82,7 +103,10 @@ async fn a_jwks_endpoint_that_never_answers_is_given_up_on() {
         &idp,
         Mode::Mask,
         stateless(),
-        |v: JwtValidator| v.with_jwks_uri(jwks).with_fetch_timeout(Duration::from_millis(300)),
+        |v: JwtValidator| {
+            v.with_jwks_uri(jwks)
+                .with_fetch_timeout(Duration::from_millis(300))
+        },
         |a| a,
     )
     .await;

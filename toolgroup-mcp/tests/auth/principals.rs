@@ -57,9 +57,17 @@ async fn a_session_is_its_openers_alone() {
     let bob = idp.token(&url, "bob", "");
     let opened = initialize(&url, &alice).await;
     assert_eq!(opened.status(), 200);
-    let session = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    assert!(in_session(&url, &alice, &session, &initialized).await.status().is_success());
+    assert!(
+        in_session(&url, &alice, &session, &initialized)
+            .await
+            .status()
+            .is_success()
+    );
     // Bob's token with Alice's session id: as if the session did not exist.
     let stolen = in_session(&url, &bob, &session, &call_body("whoami", json!({}))).await;
     assert_eq!(stolen.status(), 404);
@@ -81,12 +89,26 @@ async fn stateless_active_groups_are_each_principals() {
     // Bob `scraping`, each many times; each list shows its principal's group alone.
     let mut tasks = Vec::new();
     for i in 0..100 {
-        let (token, group) = if i % 2 == 0 { (alice.clone(), "web_search") } else { (bob.clone(), "scraping") };
+        let (token, group) = if i % 2 == 0 {
+            (alice.clone(), "web_search")
+        } else {
+            (bob.clone(), "scraping")
+        };
         let url = url.clone();
         tasks.push(tokio::spawn(async move {
-            let reset = post(&url, Some(&token), &call_body("reset_tools", json!({group: true}))).await;
+            let reset = post(
+                &url,
+                Some(&token),
+                &call_body("reset_tools", json!({group: true})),
+            )
+            .await;
             assert_eq!(reset.status(), 200);
-            let listed = post(&url, Some(&token), &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})).await;
+            let listed = post(
+                &url,
+                Some(&token),
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            )
+            .await;
             let tools = result(&listed.text().await.unwrap());
             let names: Vec<String> = tools["tools"]
                 .as_array()
@@ -99,7 +121,11 @@ async fn stateless_active_groups_are_each_principals() {
     }
     for task in tasks {
         let (group, names) = task.await.unwrap();
-        let (own, other) = if group == "web_search" { ("web_search", "page_fetch") } else { ("page_fetch", "web_search") };
+        let (own, other) = if group == "web_search" {
+            ("web_search", "page_fetch")
+        } else {
+            ("page_fetch", "web_search")
+        };
         assert!(names.iter().any(|n| n == own), "{group}: {names:?}");
         assert!(!names.iter().any(|n| n == other), "{group}: {names:?}");
     }
