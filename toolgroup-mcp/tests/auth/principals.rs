@@ -130,3 +130,107 @@ async fn stateless_active_groups_are_each_principals() {
         assert!(!names.iter().any(|n| n == other), "{group}: {names:?}");
     }
 }
+
+fn names(text: &str) -> Vec<String> {
+    result(text)["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_principal_lists_and_calls_what_its_scopes_cover() {
+    let Some(idp) = Idp::start() else { return };
+    let url = serve(&idp, Mode::Mask, stateless(), |v| v, |a| a).await;
+    let reader = idp.token(&url, "alice", "web:read");
+    let nobody = idp.token(&url, "bob", "");
+    let listed = post(
+        &url,
+        Some(&reader),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .await;
+    assert_eq!(
+        names(&listed.text().await.unwrap()),
+        ["reset_tools", "note_write", "whoami", "web_search"]
+    );
+    let listed = post(
+        &url,
+        Some(&nobody),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .await;
+    // No group to switch: no `reset_tools` either.
+    assert_eq!(
+        names(&listed.text().await.unwrap()),
+        ["note_write", "whoami"]
+    );
+    // reset_tools offers the entitled groups alone.
+    let listed = post(
+        &url,
+        Some(&reader),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .await;
+    let tools = result(&listed.text().await.unwrap());
+    let properties = &tools["tools"][0]["inputSchema"]["properties"];
+    assert!(
+        properties.get("web_search").is_some() && properties.get("scraping").is_none(),
+        "{properties}"
+    );
+    // A call without the scope: an error result naming it (the default), the tool not run.
+    let denied = post(
+        &url,
+        Some(&reader),
+        &call_body("page_fetch", json!({"url": "https://a"})),
+    )
+    .await;
+    assert_eq!(denied.status(), 200);
+    let text = denied.text().await.unwrap();
+    assert!(
+        text.contains("web:fetch") && !text.contains("page https://a"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn insufficient_scope_mode_answers_403_with_the_required_scopes() {
+    let Some(idp) = Idp::start() else { return };
+    let url = serve(
+        &idp,
+        Mode::Mask,
+        stateless(),
+        |v| v,
+        |a| a.with_insufficient_scope_status(true),
+    )
+    .await;
+    let metadata = format!(
+        "{}/.well-known/oauth-protected-resource/mcp",
+        url.trim_end_matches("/mcp")
+    );
+    let reader = idp.token(&url, "alice", "web:read");
+    let denied = post(
+        &url,
+        Some(&reader),
+        &call_body("page_fetch", json!({"url": "https://a"})),
+    )
+    .await;
+    assert_eq!(denied.status(), 403);
+    assert_eq!(
+        crate::idp::challenge(&denied),
+        format!(
+            "Bearer error=\"insufficient_scope\", scope=\"web:fetch\", resource_metadata=\"{metadata}\""
+        )
+    );
+    // A call the token covers runs.
+    let allowed = post(
+        &url,
+        Some(&reader),
+        &call_body("web_search", json!({"query": "q"})),
+    )
+    .await;
+    assert_eq!(allowed.status(), 200);
+    assert!(allowed.text().await.unwrap().contains("hit for q"));
+}
