@@ -580,6 +580,13 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             _ => Session::new(),
         };
         let resolved = toolkit.resolve(&probe, name);
+        if resolved.is_none() && entitled::lacks_scopes(toolkit, name) {
+            // The toolkit's own answer: an error result naming the missing scopes, not run.
+            let mut session = Session::new();
+            let result =
+                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
+            return self.to_mcp(name, result);
+        }
 
         if let Place::Fixed(selection) = &place {
             // The connection's groups are the ones it selected: `reset_tools` is not listed.
