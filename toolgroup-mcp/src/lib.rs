@@ -236,6 +236,14 @@
 //! use the `_meta` level there. Messages the client does not get are `tracing` events, as
 //! outside MCP.
 //!
+//! # Authorization
+//!
+//! With the `auth` feature, [`McpServer::with_auth`] makes the HTTP endpoint an OAuth
+//! resource server (MCP specification 2026-07-28, "Authorization"): bearer tokens checked by
+//! the `auth` module's validators, the RFC 9728 metadata, `401`/`403` challenges, and each
+//! principal served the toolkit its scopes entitle it to. See the `auth` module and
+//! `docs/authorization.md` in the repository.
+//!
 //! # The client side
 //!
 //! With the `client` feature, the `client` module reaches other MCP servers (a stdio child process or
