@@ -21,6 +21,10 @@ use crate::{McpHandler, McpServer};
 
 type Inner<R> = StreamableHttpService<McpHandler<R>, LocalSessionManager>;
 
+/// The answer to one request, as the tower service returns it.
+type Served =
+    Pin<Box<dyn Future<Output = Result<Response<BoxBody<Bytes, Infallible>>, Infallible>> + Send>>;
+
 /// The MCP Streamable HTTP endpoint of a toolkit, as a tower service (from
 /// [`McpServer::http_service`]). Mount it with axum: `Router::new().nest_service("/mcp",
 /// service)`.
@@ -399,12 +403,7 @@ where
 impl<R: Registry> McpHttpService<R> {
     /// A request past the `Origin` check (and authorization): the selection, the body's
     /// JSON-RPC, then rmcp.
-    pub(crate) fn serve<B>(
-        &self,
-        request: Request<B>,
-    ) -> Pin<
-        Box<dyn Future<Output = Result<Response<BoxBody<Bytes, Infallible>>, Infallible>> + Send>,
-    >
+    pub(crate) fn serve<B>(&self, request: Request<B>) -> Served
     where
         B: http_body::Body + Send + 'static,
         B::Error: Display,

@@ -379,27 +379,6 @@ pub(crate) fn presented<'a>(headers: &'a http::HeaderMap, query: Option<&str>) -
     Presented::Token(token.trim_matches(' '))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{Presented, presented};
-
-    #[test]
-    fn tokens_come_from_one_authorization_header() {
-        let mut headers = http::HeaderMap::new();
-        assert_eq!(presented(&headers, None), Presented::Missing);
-        headers.insert("authorization", "Basic abc".parse().unwrap());
-        assert_eq!(presented(&headers, None), Presented::Missing);
-        headers.insert("authorization", "bearer  abc.def".parse().unwrap());
-        assert_eq!(presented(&headers, None), Presented::Token("abc.def"));
-        assert!(matches!(
-            presented(&headers, Some("a=1&access_token=x")),
-            Presented::Malformed(_)
-        ));
-        headers.append("authorization", "Bearer other".parse().unwrap());
-        assert!(matches!(presented(&headers, None), Presented::Malformed(_)));
-    }
-}
-
 /// `router` with the protected resource metadata at the resource's well-known path and, for
 /// a resource with a path, at the root too (the MCP specification's fallback for clients that
 /// probe the root).
@@ -426,4 +405,25 @@ pub(crate) fn metadata_routes(
         router = router.route(METADATA_PATH, axum::routing::get(answer));
     }
     router
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Presented, presented};
+
+    #[test]
+    fn tokens_come_from_one_authorization_header() {
+        let mut headers = http::HeaderMap::new();
+        assert_eq!(presented(&headers, None), Presented::Missing);
+        headers.insert("authorization", "Basic abc".parse().unwrap());
+        assert_eq!(presented(&headers, None), Presented::Missing);
+        headers.insert("authorization", "bearer  abc.def".parse().unwrap());
+        assert_eq!(presented(&headers, None), Presented::Token("abc.def"));
+        assert!(matches!(
+            presented(&headers, Some("a=1&access_token=x")),
+            Presented::Malformed(_)
+        ));
+        headers.append("authorization", "Bearer other".parse().unwrap());
+        assert!(matches!(presented(&headers, None), Presented::Malformed(_)));
+    }
 }
