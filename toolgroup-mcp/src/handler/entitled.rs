@@ -2,10 +2,13 @@
 //! token the HTTP request carried (feature `auth`).
 
 use rmcp::RoleServer;
+use rmcp::model::{CallToolResponse, ErrorData};
 use rmcp::service::RequestContext;
-use toolgroup_core::{Registry, Toolkit};
+use serde_json::Value;
+use toolgroup_core::{Registry, Session, Toolkit};
 
 use super::McpHandler;
+use super::call::forward_call;
 
 /// The toolkit as one request's principal is entitled to it: the server's own for a request
 /// without one (stdio, HTTP without authorization).
@@ -37,6 +40,20 @@ pub(crate) fn has_principal(ctx: &RequestContext<RoleServer>) -> bool {
 }
 
 impl<R: Registry> McpHandler<R> {
+    /// The toolkit's own answer to a call of a tool the principal may not use: an error
+    /// result naming the missing scopes (the tool does not run).
+    pub(super) async fn refused_for_scopes(
+        &self,
+        toolkit: &Toolkit<R>,
+        name: &str,
+        arguments: &Value,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let mut session = Session::new();
+        let result = forward_call(toolkit, &mut session, name, arguments, ctx, false).await;
+        self.to_mcp(name, result)
+    }
+
     /// The toolkit this request's principal is entitled to (`Toolkit::entitled` with its
     /// scopes), or the server's own.
     pub(super) fn kit(&self, ctx: &RequestContext<RoleServer>) -> Kit<'_, R> {

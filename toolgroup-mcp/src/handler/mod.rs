@@ -6,7 +6,6 @@ mod extension;
 mod skills;
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -252,41 +251,6 @@ impl<R: Registry> McpHandler<R> {
         let tool =
             serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
         crate::decorate(&self.shared, tool, def)
-    }
-
-    fn unknown_tool(
-        &self,
-        toolkit: &Toolkit<R>,
-        name: &str,
-        mode: Mode,
-        session: &Session<R>,
-    ) -> ErrorData {
-        let listed = self.listed(toolkit, mode, session);
-        let shown = crate::echo(name, 64);
-        let mut message = format!("unknown tool `{shown}`.");
-        if let Some(guess) = crate::did_you_mean(name, listed.iter().map(|t| t.name.as_ref())) {
-            let _ = write!(message, " Did you mean `{guess}`?");
-        } else if mode == Mode::Selected
-            && let Some(def) = toolkit.all_definitions().find(|d| d.name == name)
-            && let Some(group) = def.group
-        {
-            let _ = write!(
-                message,
-                " It belongs to the group `{group}`, which this connection did not select."
-            );
-        }
-        message.push_str(" The tools are ");
-        for (i, t) in listed.iter().enumerate() {
-            if i > 0 {
-                message.push_str(", ");
-            }
-            let _ = write!(message, "`{}`", t.name);
-        }
-        if listed.is_empty() {
-            message.push_str("none");
-        }
-        message.push('.');
-        ErrorData::invalid_params(message, None)
     }
 
     /// What the server declares to a request served in `mode` (`selection`: the chosen
@@ -581,11 +545,9 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         };
         let resolved = toolkit.resolve(&probe, name);
         if resolved.is_none() && entitled::lacks_scopes(toolkit, name) {
-            // The toolkit's own answer: an error result naming the missing scopes, not run.
-            let mut session = Session::new();
-            let result =
-                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
-            return self.to_mcp(name, result);
+            return self
+                .refused_for_scopes(toolkit, name, &arguments, &context)
+                .await;
         }
 
         if let Place::Fixed(selection) = &place {
