@@ -24,7 +24,7 @@ use toolgroup::Session;
 use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;
 use toolgroup::mcp::{ClientHints, McpServer, Mode};
 
-const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT] [--no-first-use] [--no-hints] [--no-groups-extension]
+const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT] [--no-first-use] [--no-hints] [--no-groups-extension] [--auth-issuer URL --auth-audience URI [--auth-jwks URL]]
 
 Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on) and the
 group `charts` (`bar_chart` answers with a PNG image) over MCP.
@@ -38,6 +38,10 @@ group `charts` (`bar_chart` answers with a PNG image) over MCP.
   --no-first-use         refuse calls of inactive groups' tools (naming the group to switch on)
   --no-hints             no client hints in the tools' _meta (anthropic/alwaysLoad, searchHint, group labels)
   --no-groups-extension  do not serve the io.modelcontextprotocol/groups extension
+  --auth-issuer URL      http: require bearer JWTs of this issuer (build with --features mcp-auth);
+                         web_search needs the scope web:read, scraping web:fetch, charts charts
+  --auth-audience URI    http: the endpoint's resource URI, the tokens' audience (http://HOST/mcp)
+  --auth-jwks URL        http: the issuer's JWKS (default: discovered from the issuer's metadata)
 Over stateless HTTP the active groups are kept per `x-user-id` header value; over HTTP a
 request may also choose its groups itself: /mcp/web_search, or the X-MCP-Toolsets header.";
 
@@ -49,6 +53,9 @@ struct Options {
     first_use: bool,
     hints: bool,
     groups_extension: bool,
+    auth_issuer: Option<String>,
+    auth_audience: Option<String>,
+    auth_jwks: Option<String>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -60,6 +67,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         first_use: true,
         hints: true,
         groups_extension: true,
+        auth_issuer: None,
+        auth_audience: None,
+        auth_jwks: None,
     };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -83,6 +93,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--no-first-use" => options.first_use = false,
             "--no-hints" => options.hints = false,
             "--no-groups-extension" => options.groups_extension = false,
+            "--auth-issuer" => options.auth_issuer = Some(value("--auth-issuer")?),
+            "--auth-audience" => options.auth_audience = Some(value("--auth-audience")?),
+            "--auth-jwks" => options.auth_jwks = Some(value("--auth-jwks")?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -93,7 +106,56 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                 .to_owned(),
         );
     }
+    let auth = options.auth_issuer.is_some()
+        || options.auth_audience.is_some()
+        || options.auth_jwks.is_some();
+    if auth && !options.http {
+        return Err("the --auth-* flags are for --transport http (stdio takes no tokens)".into());
+    }
+    if auth && (options.auth_issuer.is_none() || options.auth_audience.is_none()) {
+        return Err("authorization needs both --auth-issuer and --auth-audience".into());
+    }
+    if auth && cfg!(not(feature = "mcp-auth")) {
+        return Err("the --auth-* flags need the example built with --features mcp-auth".into());
+    }
     Ok(options)
+}
+
+/// The toolkit, with the scopes each switchable group needs when tokens are checked, and
+/// the server with bearer authorization.
+#[cfg(feature = "mcp-auth")]
+fn with_auth(
+    options: &Options,
+    toolkit: toolgroup::Toolkit<charts::Analyst>,
+    mode: Mode,
+) -> Result<McpServer<charts::Analyst>, String> {
+    use toolgroup::Scopes;
+    use toolgroup::mcp::auth::{BearerAuth, JwtValidator};
+    let (Some(issuer), Some(audience)) = (&options.auth_issuer, &options.auth_audience) else {
+        return Ok(McpServer::new(toolkit, mode));
+    };
+    let scope = |s: &str| Scopes::parse(s).expect("a valid scope");
+    let toolkit = toolkit
+        .with_required_scopes(charts::AnalystGroup::WebSearch, scope("web:read"))
+        .with_required_scopes(charts::AnalystGroup::Scraping, scope("web:fetch"))
+        .with_required_scopes(charts::AnalystGroup::Charts, scope("charts"));
+    let mut validator = JwtValidator::new(issuer, audience);
+    if let Some(jwks) = &options.auth_jwks {
+        validator = validator.with_jwks_uri(jwks);
+    }
+    let auth = BearerAuth::new(audience, validator)
+        .map_err(|e| format!("--auth-audience: {e}"))?
+        .with_authorization_server(issuer);
+    Ok(McpServer::new(toolkit, mode).with_auth(auth))
+}
+
+#[cfg(not(feature = "mcp-auth"))]
+fn with_auth(
+    _options: &Options,
+    toolkit: toolgroup::Toolkit<charts::Analyst>,
+    mode: Mode,
+) -> Result<McpServer<charts::Analyst>, String> {
+    Ok(McpServer::new(toolkit, mode))
 }
 
 #[tokio::main]
@@ -109,7 +171,14 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = McpServer::new(charts::toolkit(), options.mode)
+    let server = match with_auth(&options, charts::toolkit(), options.mode) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let server = server
         .with_instructions("The quickstart toolkit of toolgroup: notes, web search, page fetching (offline, canned results), and bar charts drawn as PNG images.")
         .with_key(|parts| parts.headers.get("x-user-id")?.to_str().ok().map(str::to_owned))
         .with_first_use_activation(options.first_use)

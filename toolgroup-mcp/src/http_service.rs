@@ -21,6 +21,10 @@ use crate::{McpHandler, McpServer};
 
 type Inner<R> = StreamableHttpService<McpHandler<R>, LocalSessionManager>;
 
+/// The answer to one request, as the tower service returns it.
+type Served =
+    Pin<Box<dyn Future<Output = Result<Response<BoxBody<Bytes, Infallible>>, Infallible>> + Send>>;
+
 /// The MCP Streamable HTTP endpoint of a toolkit, as a tower service (from
 /// [`McpServer::http_service`]). Mount it with axum: `Router::new().nest_service("/mcp",
 /// service)`.
@@ -29,6 +33,9 @@ pub struct McpHttpService<R: Registry> {
     server: McpServer<R>,
     inner: Inner<R>,
     origins: Arc<Origins>,
+    /// With authorization: who opened each protocol session.
+    #[cfg(feature = "auth")]
+    owners: Arc<crate::auth::SessionOwners>,
 }
 
 impl<R: Registry> Clone for McpHttpService<R> {
@@ -37,6 +44,8 @@ impl<R: Registry> Clone for McpHttpService<R> {
             server: self.server.clone(),
             inner: self.inner.clone(),
             origins: self.origins.clone(),
+            #[cfg(feature = "auth")]
+            owners: self.owners.clone(),
         }
     }
 }
@@ -63,15 +72,15 @@ impl<R: Registry> McpHttpService<R> {
                 .filter_map(|entry| AllowedOrigin::parse(entry, Port::Any))
                 .collect(),
         };
-        let inner = StreamableHttpService::new(
-            move || Ok(factory.handler()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
+        let sessions = Arc::new(LocalSessionManager::default());
+        let inner =
+            StreamableHttpService::new(move || Ok(factory.handler()), sessions.clone(), config);
         McpHttpService {
             server,
             inner,
             origins: Arc::new(origins),
+            #[cfg(feature = "auth")]
+            owners: Arc::new(crate::auth::SessionOwners::new(sessions)),
         }
     }
 
@@ -375,15 +384,43 @@ where
         if let Some(refusal) = self.origins.refuse(request.headers()) {
             return Box::pin(std::future::ready(Ok(refusal)));
         }
+        #[cfg(feature = "auth")]
+        if let Some(auth) = self.server.shared.auth.clone() {
+            let this = self.clone();
+            return Box::pin(async move {
+                let scopes = this.server.toolkit().declared_scopes();
+                let serve = |request| this.serve(request);
+                Ok(
+                    crate::auth::gate::authorized(&this.owners, &auth, scopes, request, serve)
+                        .await,
+                )
+            });
+        }
+        self.serve(request)
+    }
+}
+
+impl<R: Registry> McpHttpService<R> {
+    /// A request past the `Origin` check (and authorization): the selection, the body's
+    /// JSON-RPC, then rmcp.
+    pub(crate) fn serve<B>(&self, request: Request<B>) -> Served
+    where
+        B: http_body::Body + Send + 'static,
+        B::Error: Display,
+        B::Data: Send + 'static,
+    {
         if let Some(refusal) = self.refuse(&request) {
             return Box::pin(std::future::ready(Ok(refusal)));
         }
         if !has_json_body(&request) {
-            return tower_service::Service::call(&mut self.inner, request);
+            let mut inner = self.inner.clone();
+            return tower_service::Service::call(&mut inner, request);
         }
         // rmcp answers a body it cannot read with `415` and plain text: read it here once,
         // answer what is not JSON-RPC as JSON-RPC says, and hand rmcp the same bytes.
         let inner = self.inner.clone();
+        #[cfg(feature = "auth")]
+        let this = self.clone();
         let max = inner.config.max_request_body_bytes;
         Box::pin(async move {
             let (parts, body) = request.into_parts();
@@ -391,6 +428,12 @@ where
                 Body::Whole(bytes) => {
                     if let Err(refusal) = crate::jsonrpc::check(&bytes) {
                         return Ok(json_response(StatusCode::BAD_REQUEST, &refusal.to_json()));
+                    }
+                    #[cfg(feature = "auth")]
+                    if let Some(refusal) =
+                        crate::auth::gate::scope_refusal(&this.server, &parts, &bytes)
+                    {
+                        return Ok(refusal);
                     }
                     bytes
                 }

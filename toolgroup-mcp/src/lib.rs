@@ -236,6 +236,14 @@
 //! use the `_meta` level there. Messages the client does not get are `tracing` events, as
 //! outside MCP.
 //!
+//! # Authorization
+//!
+//! With the `auth` feature, [`McpServer::with_auth`] makes the HTTP endpoint an OAuth
+//! resource server (MCP specification 2026-07-28, "Authorization"): bearer tokens checked by
+//! the `auth` module's validators, the RFC 9728 metadata, `401`/`403` challenges, and each
+//! principal served the toolkit its scopes entitle it to. See the `auth` module and
+//! `docs/authorization.md` in the repository.
+//!
 //! # The client side
 //!
 //! With the `client` feature, the `client` module reaches other MCP servers (a stdio child process or
@@ -245,6 +253,9 @@
 #![warn(missing_docs, unreachable_pub, missing_debug_implementations)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub mod auth;
 #[cfg(feature = "client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub mod client;
@@ -336,6 +347,9 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) names: Arc<GroupNames>,
     /// First-use activation (`None`: the toolkit's choice).
     pub(crate) first_use: Option<bool>,
+    /// Bearer authorization of HTTP requests.
+    #[cfg(feature = "auth")]
+    pub(crate) auth: Option<Arc<auth::BearerAuth>>,
 }
 
 /// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
@@ -359,6 +373,8 @@ impl<R: Registry> Clone for Shared<R> {
             groups_extension: self.groups_extension,
             names: self.names.clone(),
             first_use: self.first_use,
+            #[cfg(feature = "auth")]
+            auth: self.auth.clone(),
         }
     }
 }
@@ -460,6 +476,8 @@ impl<R: Registry> McpServer<R> {
             names: Arc::new(names),
             // On: the measured default (docs/tokens-and-cache.md, "Over MCP").
             first_use: Some(true),
+            #[cfg(feature = "auth")]
+            auth: None,
         };
         shared.render_tools();
         McpServer {
@@ -563,6 +581,20 @@ impl<R: Registry> McpServer<R> {
     #[must_use]
     pub fn with_first_use_activation(mut self, on: bool) -> Self {
         self.shared_mut().first_use = Some(on);
+        self
+    }
+
+    /// Require an OAuth bearer token on every HTTP request (MCP authorization; stdio is not
+    /// affected, as the specification says). Each request's [`Principal`](auth::Principal)
+    /// is entitled to the groups and tools its scopes cover; stateless requests keep their
+    /// active groups under the principal, and a protocol session is its opener's alone.
+    /// [`router`](Self::router) serves the protected resource metadata too. See the
+    /// [`auth`] module.
+    #[cfg(feature = "auth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+    #[must_use]
+    pub fn with_auth(mut self, auth: auth::BearerAuth) -> Self {
+        self.shared_mut().auth = Some(Arc::new(auth));
         self
     }
 
@@ -675,7 +707,12 @@ impl<R: Registry> McpServer<R> {
         path: &str,
         config: rmcp::transport::StreamableHttpServerConfig,
     ) -> axum::Router {
-        axum::Router::new().nest_service(path, self.http_service(config))
+        let router = axum::Router::new().nest_service(path, self.http_service(config));
+        #[cfg(feature = "auth")]
+        if let Some(auth) = &self.shared.auth {
+            return auth::metadata_routes(router, auth, self.shared.toolkit.declared_scopes());
+        }
+        router
     }
 
     /// Serve the endpoint at `path` on `listener` until the process ends (or the config's

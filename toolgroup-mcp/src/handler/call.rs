@@ -1,6 +1,8 @@
 //! Running one `tools/call` with the MCP request's context, and what is wrong with the
 //! params of one rmcp could not read.
 
+use std::fmt::Write as _;
+
 use rmcp::RoleServer;
 use rmcp::model::{CallToolRequestParams, ProgressNotificationParam};
 use rmcp::model::{CallToolResponse, ErrorData};
@@ -13,6 +15,43 @@ use super::{McpHandler, Place};
 use crate::Mode;
 
 impl<R: Registry> McpHandler<R> {
+    /// `-32602` for a name that is no tool this request's client was shown, with a
+    /// did-you-mean and the tools it was shown.
+    pub(super) fn unknown_tool(
+        &self,
+        toolkit: &Toolkit<R>,
+        name: &str,
+        mode: Mode,
+        session: &Session<R>,
+    ) -> ErrorData {
+        let listed = self.listed(toolkit, mode, session);
+        let shown = crate::echo(name, 64);
+        let mut message = format!("unknown tool `{shown}`.");
+        if let Some(guess) = crate::did_you_mean(name, listed.iter().map(|t| t.name.as_ref())) {
+            let _ = write!(message, " Did you mean `{guess}`?");
+        } else if mode == Mode::Selected
+            && let Some(def) = toolkit.all_definitions().find(|d| d.name == name)
+            && let Some(group) = def.group
+        {
+            let _ = write!(
+                message,
+                " It belongs to the group `{group}`, which this connection did not select."
+            );
+        }
+        message.push_str(" The tools are ");
+        for (i, t) in listed.iter().enumerate() {
+            if i > 0 {
+                message.push_str(", ");
+            }
+            let _ = write!(message, "`{}`", t.name);
+        }
+        if listed.is_empty() {
+            message.push_str("none");
+        }
+        message.push('.');
+        ErrorData::invalid_params(message, None)
+    }
+
     /// Whether a call of `resolved` activates its group when the group is inactive: a
     /// switchable group's tool under first-use activation (the server's choice, else the
     /// toolkit's).
@@ -44,7 +83,7 @@ impl<R: Registry> McpHandler<R> {
         context: &RequestContext<RoleServer>,
         kind: ToolKind,
     ) -> Result<CallToolResponse, ErrorData> {
-        let toolkit = self.toolkit();
+        let toolkit = &*self.kit(context);
         let is_load = kind == ToolKind::LoadSkill;
         let is_tool = matches!(kind, ToolKind::Tool | ToolKind::DynamicTool);
         let first_use = self.first_use();

@@ -14,7 +14,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value, json};
 use toolgroup_core::meta::GroupInfo;
-use toolgroup_core::{Registry, Session, ToolDefinition, ToolKind};
+use toolgroup_core::{Registry, Session, ToolDefinition, ToolKind, Toolkit};
 
 use super::call::forward_call;
 use super::{McpHandler, is_2026_or_later};
@@ -114,7 +114,7 @@ impl<R: Registry> McpHandler<R> {
     /// private (a shared cache that ignored `_meta` would serve it to clients that declared
     /// nothing).
     pub(super) fn scoped_list(&self, ctx: &RequestContext<RoleServer>) -> ListToolsResult {
-        let toolkit = self.toolkit();
+        let toolkit = self.kit(ctx);
         let reset = toolkit.reset_definition();
         let tools = toolkit
             .all_definitions()
@@ -140,11 +140,11 @@ impl<R: Registry> McpHandler<R> {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.as_ref();
-        let toolkit = self.toolkit();
+        let toolkit = &*self.kit(ctx);
         let mut session = Session::<R>::all();
         match toolkit.resolve(&session, name) {
             Some(resolved) if resolved.kind() != ToolKind::ResetTools => {}
-            _ => return Err(self.scoped_unknown(name)),
+            _ => return Err(self.scoped_unknown(toolkit, name)),
         }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let result = forward_call(toolkit, &mut session, name, &arguments, ctx, false).await;
@@ -152,8 +152,7 @@ impl<R: Registry> McpHandler<R> {
     }
 
     /// `-32602` for a name that is no tool of the scoped view, with a did-you-mean.
-    fn scoped_unknown(&self, name: &str) -> ErrorData {
-        let toolkit = self.toolkit();
+    fn scoped_unknown(&self, toolkit: &Toolkit<R>, name: &str) -> ErrorData {
         let reset = toolkit.reset_definition();
         let callable = toolkit
             .all_definitions()
@@ -258,10 +257,17 @@ impl<R: Registry> McpHandler<R> {
             }
         }
         let chosen = (mode == Mode::Selected).then(|| self.selection(ctx));
+        let toolkit = self.kit(ctx);
         let groups: Vec<Value> = self
             .shared
             .names
             .iter()
+            // A principal sees the groups it is entitled to (some tool of them).
+            .filter(|(i, _)| {
+                toolkit
+                    .all_definitions()
+                    .any(|d| d.group == Some(R::GROUPS[*i].name))
+            })
             .filter(|(i, _)| {
                 chosen.is_none_or(|session| {
                     session
@@ -280,7 +286,7 @@ impl<R: Registry> McpHandler<R> {
             .collect();
         let mut result = Map::new();
         result.insert("groups".to_owned(), Value::Array(groups));
-        let scope = if chosen.is_some() {
+        let scope = if chosen.is_some() || super::entitled::has_principal(ctx) {
             CacheScope::Private
         } else {
             CacheScope::Public
@@ -328,11 +334,15 @@ impl<R: Registry> McpHandler<R> {
             }
         };
         let tools: Vec<Value> = self
-            .toolkit()
+            .kit(ctx)
             .all_definitions()
             .filter(|d| d.group == Some(info.name))
             .map(|d| serde_json::to_value(&*self.tool_of(d)).expect("a Tool is JSON"))
             .collect();
+        if tools.is_empty() && super::entitled::has_principal(ctx) {
+            // A group the principal is not entitled to is no group of its own.
+            return Err(self.unknown_group(info.name));
+        }
         let mut contents = Map::new();
         contents.insert("tools".to_owned(), Value::Array(tools));
         if !self.shared.skills.is_empty() {

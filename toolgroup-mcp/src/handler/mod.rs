@@ -1,11 +1,11 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
 mod call;
+mod entitled;
 mod extension;
 mod skills;
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -26,6 +26,7 @@ use toolgroup_core::{
 use crate::{Mode, Shared, StoreError, group_instructions};
 
 use self::call::{forward_call, tools_call_problem};
+use self::entitled::has_principal;
 
 /// The MCP server of one connection: an rmcp [`ServerHandler`] built by
 /// [`McpServer::handler`](crate::McpServer::handler). Holds the connection's active set
@@ -148,7 +149,17 @@ impl<R: Registry> McpHandler<R> {
         if let Some(parts) = ctx.extensions.get::<http::request::Parts>()
             && !parts.headers.contains_key("mcp-session-id")
         {
-            return match self.shared.key.as_ref().and_then(|key| key(parts)) {
+            let key = self.shared.key.as_ref().and_then(|key| key(parts));
+            // An authenticated request's groups are its principal's alone, whatever the key.
+            #[cfg(feature = "auth")]
+            if let Some(principal) = parts.extensions.get::<crate::auth::Principal>() {
+                let owner = principal.state_key();
+                return Place::Keyed(match key {
+                    Some(key) => format!("{owner}:{key}"),
+                    None => owner,
+                });
+            }
+            return match key {
                 Some(key) => Place::Keyed(key),
                 None => Place::NoKey,
             };
@@ -177,9 +188,17 @@ impl<R: Registry> McpHandler<R> {
     }
 
     /// The tools this request's client is shown, in listing order.
-    fn listed<'a>(&'a self, mode: Mode, session: &'a Session<R>) -> Vec<Cow<'a, Tool>> {
-        let toolkit = self.toolkit();
+    fn listed<'a>(
+        &'a self,
+        toolkit: &'a Toolkit<R>,
+        mode: Mode,
+        session: &'a Session<R>,
+    ) -> Vec<Cow<'a, Tool>> {
         match mode {
+            // A principal's toolkit: its own tools, in the same order.
+            Mode::Mask if !std::ptr::eq(toolkit, self.toolkit()) => {
+                toolkit.all_definitions().map(|d| self.tool_of(d)).collect()
+            }
             Mode::Mask => self
                 .shared
                 .tools
@@ -232,35 +251,6 @@ impl<R: Registry> McpHandler<R> {
         let tool =
             serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
         crate::decorate(&self.shared, tool, def)
-    }
-
-    fn unknown_tool(&self, name: &str, mode: Mode, session: &Session<R>) -> ErrorData {
-        let listed = self.listed(mode, session);
-        let shown = crate::echo(name, 64);
-        let mut message = format!("unknown tool `{shown}`.");
-        if let Some(guess) = crate::did_you_mean(name, listed.iter().map(|t| t.name.as_ref())) {
-            let _ = write!(message, " Did you mean `{guess}`?");
-        } else if mode == Mode::Selected
-            && let Some(def) = self.toolkit().all_definitions().find(|d| d.name == name)
-            && let Some(group) = def.group
-        {
-            let _ = write!(
-                message,
-                " It belongs to the group `{group}`, which this connection did not select."
-            );
-        }
-        message.push_str(" The tools are ");
-        for (i, t) in listed.iter().enumerate() {
-            if i > 0 {
-                message.push_str(", ");
-            }
-            let _ = write!(message, "`{}`", t.name);
-        }
-        if listed.is_empty() {
-            message.push_str("none");
-        }
-        message.push('.');
-        ErrorData::invalid_params(message, None)
     }
 
     /// What the server declares to a request served in `mode` (`selection`: the chosen
@@ -437,14 +427,19 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
                 .await
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
         };
+        let toolkit = self.kit(&context);
         let tools = self
-            .listed(mode, &session)
+            .listed(&toolkit, mode, &session)
             .into_iter()
             .map(Cow::into_owned)
             .collect();
         let mut result = ListToolsResult::with_all_items(tools);
         if is_2026_or_later(&context) {
             result = match mode {
+                // A principal's list is its own: no shared cache may serve it to another.
+                Mode::Mask if has_principal(&context) => result
+                    .with_ttl_ms(self.shared.list_ttl_ms)
+                    .with_cache_scope(CacheScope::Private),
                 Mode::Mask => result
                     .with_ttl_ms(self.shared.list_ttl_ms)
                     .with_cache_scope(CacheScope::Public),
@@ -540,7 +535,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let mode = self.mode(&context);
         let place = self.place(&context);
-        let toolkit = self.toolkit();
+        let toolkit = &*self.kit(&context);
         // Resolved once: against the connection's selection when it has one; otherwise what
         // the name stands for does not depend on the session, which is loaded below only for
         // the calls that need it.
@@ -549,13 +544,18 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             _ => Session::new(),
         };
         let resolved = toolkit.resolve(&probe, name);
+        if resolved.is_none() && entitled::lacks_scopes(toolkit, name) {
+            return self
+                .refused_for_scopes(toolkit, name, &arguments, &context)
+                .await;
+        }
 
         if let Place::Fixed(selection) = &place {
             // The connection's groups are the ones it selected: `reset_tools` is not listed.
             let Some(resolved) =
                 resolved.filter(|r| r.is_available() && r.kind() != ToolKind::ResetTools)
             else {
-                return Err(self.unknown_tool(name, mode, selection));
+                return Err(self.unknown_tool(toolkit, name, mode, selection));
             };
             let mut session = *selection;
             // The selection is the connection's groups: a call activates none.
@@ -570,7 +570,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
         let Some(resolved) = resolved else {
             let session = self.load(&place).await.unwrap_or_default();
-            return Err(self.unknown_tool(name, mode, &session));
+            return Err(self.unknown_tool(toolkit, name, mode, &session));
         };
 
         let changes = matches!(resolved.kind(), ToolKind::ResetTools | ToolKind::LoadSkill)
