@@ -456,7 +456,9 @@ impl<R: Registry> McpServer<R> {
         for problem in names.problems() {
             tracing::warn!(%problem, "the groups extensions are not declared and tools carry no membership labels");
         }
-        let skills = Arc::new(skills::Catalog::new(toolkit.skills()));
+        // Every skill, whatever it requires: each request is shown those of its principal.
+        let every = toolkit.entitled(&toolkit.declared_scopes());
+        let skills = Arc::new(skills::Catalog::new(every.skills()));
         let mut shared = Shared {
             toolkit,
             mode,

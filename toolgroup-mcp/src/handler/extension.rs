@@ -333,8 +333,8 @@ impl<R: Registry> McpHandler<R> {
                 ));
             }
         };
-        let tools: Vec<Value> = self
-            .kit(ctx)
+        let kit = self.kit(ctx);
+        let tools: Vec<Value> = kit
             .all_definitions()
             .filter(|d| d.group == Some(info.name))
             .map(|d| serde_json::to_value(&*self.tool_of(d)).expect("a Tool is JSON"))
@@ -346,7 +346,10 @@ impl<R: Registry> McpHandler<R> {
         let mut contents = Map::new();
         contents.insert("tools".to_owned(), Value::Array(tools));
         if !self.shared.skills.is_empty() {
-            let resources = self.shared.skills.resources_where(|g| g == info.name);
+            let resources = self
+                .shared
+                .skills
+                .resources(&|skill| skill.group == info.name && kit.skill(skill.name).is_some());
             if !resources.is_empty() {
                 contents.insert(
                     "resources".to_owned(),

@@ -11,7 +11,9 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use toolgroup_core::Registry;
+use toolgroup_core::skill::SkillInfo;
 
+use super::entitled::has_principal;
 use super::extension::is_switchable;
 use super::{McpHandler, is_2026_or_later};
 
@@ -33,15 +35,21 @@ pub(super) fn refuse_cursor(
 }
 
 /// `$result` with the cache hints of a skills answer for 2026-07-28 clients: the skills are
-/// compiled in and the same for every connection, so the answer is public. (One macro for
-/// four result types that share the two builder methods but no trait.)
+/// compiled in and the same for every connection, so the answer is public, unless the
+/// request has a principal, whose skills are its own. (One macro for four result types that
+/// share the two builder methods but no trait.)
 macro_rules! hinted {
     ($handler:expr, $ctx:expr, $result:expr) => {{
         let result = $result;
         if is_2026_or_later($ctx) {
+            let scope = if has_principal($ctx) {
+                CacheScope::Private
+            } else {
+                CacheScope::Public
+            };
             result
                 .with_ttl_ms($handler.shared.list_ttl_ms)
-                .with_cache_scope(CacheScope::Public)
+                .with_cache_scope(scope)
         } else {
             result
         }
@@ -67,7 +75,9 @@ impl<R: Registry> McpHandler<R> {
     ) -> Result<ListSkillsResult, ErrorData> {
         self.offered::<ListSkillsRequestMethod>()?;
         refuse_cursor(request, "skill")?;
-        let result = ListSkillsResult::with_all_items(self.shared.skills.skills());
+        let kit = self.kit(ctx);
+        let shown = |info: &SkillInfo| kit.skill(info.name).is_some();
+        let result = ListSkillsResult::with_all_items(self.shared.skills.skills(&shown));
         Ok(hinted!(self, ctx, result))
     }
 
@@ -77,7 +87,9 @@ impl<R: Registry> McpHandler<R> {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
         self.offered::<GetSkillRequestMethod>()?;
-        let result = self.shared.skills.get(uri)?;
+        let kit = self.kit(ctx);
+        let shown = |info: &SkillInfo| kit.skill(info.name).is_some();
+        let result = self.shared.skills.get(uri, &shown)?;
         Ok(hinted!(self, ctx, result))
     }
 
@@ -88,13 +100,15 @@ impl<R: Registry> McpHandler<R> {
     ) -> Result<ListResourcesResult, ErrorData> {
         self.offered::<ListResourcesRequestMethod>()?;
         refuse_cursor(request, "resource")?;
+        let kit = self.kit(ctx);
+        let shown = |info: &SkillInfo| kit.skill(info.name).is_some();
         if self.scoped(ctx) {
             // The switchable groups' skills are in their `groups/get`: a resource is listed
             // top-level or scoped, not both. The list then differs by declared capability.
             let basic = self
                 .shared
                 .skills
-                .resources_where(|group| !is_switchable::<R>(group));
+                .resources(&|info| shown(info) && !is_switchable::<R>(info.group));
             let result = ListResourcesResult::with_all_items(basic);
             return Ok(if is_2026_or_later(ctx) {
                 result
@@ -104,7 +118,7 @@ impl<R: Registry> McpHandler<R> {
                 result
             });
         }
-        let result = ListResourcesResult::with_all_items(self.shared.skills.resources());
+        let result = ListResourcesResult::with_all_items(self.shared.skills.resources(&shown));
         Ok(hinted!(self, ctx, result))
     }
 
@@ -114,7 +128,9 @@ impl<R: Registry> McpHandler<R> {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, ErrorData> {
         self.offered::<ReadResourceRequestMethod>()?;
-        let result = self.shared.skills.read(uri)?;
+        let kit = self.kit(ctx);
+        let shown = |info: &SkillInfo| kit.skill(info.name).is_some();
+        let result = self.shared.skills.read(uri, &shown)?;
         Ok(hinted!(self, ctx, result))
     }
 }

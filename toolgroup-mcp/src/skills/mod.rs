@@ -81,29 +81,32 @@ impl Catalog {
         self.entries.is_empty()
     }
 
-    /// Every skill, in the toolkit's order.
-    pub(crate) fn skills(&self) -> Vec<Skill> {
-        self.entries.iter().map(|e| e.skill.clone()).collect()
-    }
-
-    /// Each skill's `SKILL.md`, the entry point of the skill (its other files are in its
-    /// `skills/get` manifest).
-    pub(crate) fn resources(&self) -> Vec<Resource> {
-        self.entries.iter().map(|e| e.listing.clone()).collect()
-    }
-
-    /// The `SKILL.md` of each skill whose group passes `keep`.
-    pub(crate) fn resources_where(&self, keep: impl Fn(&str) -> bool) -> Vec<Resource> {
+    /// Every skill `shown` lets the request see, in the toolkit's order.
+    pub(crate) fn skills(&self, shown: &dyn Fn(&SkillInfo) -> bool) -> Vec<Skill> {
         self.entries
             .iter()
-            .filter(|e| keep(e.info.group))
+            .filter(|e| shown(e.info))
+            .map(|e| e.skill.clone())
+            .collect()
+    }
+
+    /// The `SKILL.md` of each skill `shown` lets the request see, the entry point of the
+    /// skill (its other files are in its `skills/get` manifest).
+    pub(crate) fn resources(&self, shown: &dyn Fn(&SkillInfo) -> bool) -> Vec<Resource> {
+        self.entries
+            .iter()
+            .filter(|e| shown(e.info))
             .map(|e| e.listing.clone())
             .collect()
     }
 
-    /// The skill whose `SKILL.md` is at `uri`.
-    pub(crate) fn get(&self, uri: &str) -> Result<GetSkillResult, ErrorData> {
-        let (entry, path) = self.locate(uri)?;
+    /// The skill whose `SKILL.md` is at `uri`, if `shown` lets the request see it.
+    pub(crate) fn get(
+        &self,
+        uri: &str,
+        shown: &dyn Fn(&SkillInfo) -> bool,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let (entry, path) = self.locate(uri, shown)?;
         if path != SKILL_MD {
             return Err(invalid(format!(
                 "`{}` is not the SKILL.md of the skill `{}`: `skills/get` takes `{}`",
@@ -115,9 +118,14 @@ impl Catalog {
         Ok(GetSkillResult::new(entry.skill.clone()))
     }
 
-    /// The file at `uri`: text as text, other files base64-encoded, each with its MIME type.
-    pub(crate) fn read(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
-        let (entry, path) = self.locate(uri)?;
+    /// The file at `uri`: text as text, other files base64-encoded, each with its MIME type
+    /// (of a skill `shown` lets the request see).
+    pub(crate) fn read(
+        &self,
+        uri: &str,
+        shown: &dyn Fn(&SkillInfo) -> bool,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let (entry, path) = self.locate(uri, shown)?;
         let Some(file) = entry.info.file(&path) else {
             let mut message = format!(
                 "the skill `{}` has no file `{}`",
@@ -147,8 +155,13 @@ impl Catalog {
     }
 
     /// The skill and the decoded path inside it that `uri` names; `-32602` for a URI outside
-    /// `skill://`, an unknown skill, or a path with empty or dot segments.
-    fn locate(&self, uri: &str) -> Result<(&Entry, String), ErrorData> {
+    /// `skill://`, an unknown skill (one `shown` hides included: its name is not confirmed),
+    /// or a path with empty or dot segments.
+    fn locate(
+        &self,
+        uri: &str,
+        visible: &dyn Fn(&SkillInfo) -> bool,
+    ) -> Result<(&Entry, String), ErrorData> {
         let shown = echo(uri, ECHO_CHARS);
         let rest = uri
             .get(..SCHEME.len())
@@ -168,17 +181,18 @@ impl Catalog {
         }
         let (name, path) = rest.split_once('/').unwrap_or((rest, ""));
         let name = decode(name, &shown)?;
-        let Some(&i) = self.by_name.get(name.as_str()) else {
+        let found = self
+            .by_name
+            .get(name.as_str())
+            .filter(|&&i| visible(self.entries[i].info));
+        let Some(&i) = found else {
+            let listed = || self.entries.iter().filter(|e| visible(e.info));
             let mut message = format!("unknown skill `{}`", echo(&name, 64));
-            if let Some(guess) = did_you_mean(&name, self.entries.iter().map(|e| e.info.name)) {
+            if let Some(guess) = did_you_mean(&name, listed().map(|e| e.info.name)) {
                 message.push_str(&format!(" (did you mean `{guess}`?)"));
             }
             message.push_str("; the skills are ");
-            let names: Vec<String> = self
-                .entries
-                .iter()
-                .map(|e| format!("`{}`", e.info.name))
-                .collect();
+            let names: Vec<String> = listed().map(|e| format!("`{}`", e.info.name)).collect();
             message.push_str(&names.join(", "));
             return Err(invalid(message));
         };

@@ -131,7 +131,13 @@ pub struct Notes;
 #[tool_group(name = "web_search", description = "Searching the web.", scopes = ["web:read"], tools = [web_search])]
 pub struct WebSearch;
 
-#[tool_group(name = "scraping", description = "Fetching pages.", scopes = ["web:fetch"], tools = [page_fetch])]
+#[tool_group(
+    name = "scraping",
+    description = "Fetching pages.",
+    scopes = ["web:fetch"],
+    tools = [page_fetch],
+    skills = ["tests/skills/release-checklist"]
+)]
 pub struct Scraping;
 
 #[toolkit]

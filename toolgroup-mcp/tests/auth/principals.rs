@@ -234,3 +234,53 @@ async fn insufficient_scope_mode_answers_403_with_the_required_scopes() {
     assert_eq!(allowed.status(), 200);
     assert!(allowed.text().await.unwrap().contains("hit for q"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_principal_sees_and_reads_only_the_skills_of_its_groups() {
+    let Some(idp) = Idp::start() else { return };
+    let url = serve(&idp, Mode::List, stateless(), |v| v, |a| a).await;
+    let fetcher = idp.token(&url, "alice", "web:fetch");
+    let reader = idp.token(&url, "bob", "web:read");
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/list"});
+    let read = json!({"jsonrpc": "2.0", "id": 4, "method": "resources/read",
+        "params": {"uri": "skill://release-checklist/SKILL.md"}});
+
+    let listed = post(&url, Some(&fetcher), &list)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        listed.contains("skill://release-checklist/SKILL.md"),
+        "{listed}"
+    );
+    let body = post(&url, Some(&fetcher), &read)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(result(&body)["contents"].is_array(), "{body}");
+
+    // Without `web:fetch`, the skill is neither listed nor readable, and the refusal does
+    // not confirm that it exists.
+    let listed = post(&url, Some(&reader), &list).await.text().await.unwrap();
+    assert!(!listed.contains("release-checklist"), "{listed}");
+    let body = post(&url, Some(&reader), &read).await.text().await.unwrap();
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["error"]["code"], -32602, "{body}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown skill"),
+        "{body}"
+    );
+    let load = post(
+        &url,
+        Some(&reader),
+        &call_body("Skill", json!({"skill": "release-checklist"})),
+    )
+    .await;
+    let body = load.text().await.unwrap();
+    assert!(!body.contains("changelog"), "{body}");
+}
