@@ -21,6 +21,8 @@ mod skills_example;
 
 #[path = "testing/faults.rs"]
 mod faults;
+#[path = "testing/remote.rs"]
+mod remote;
 #[path = "testing/shapes.rs"]
 mod shapes;
 
@@ -369,6 +371,20 @@ fn without_a_tokio_timer_nothing_is_called() {
     assert_eq!(report.calls(), 0);
 }
 
+#[tokio::test]
+async fn tools_found_at_run_time_get_valid_arguments_only() {
+    let toolkit = remote::site();
+    let report = exercise(&toolkit).seed(5).run().await;
+    let pick = only_first(report.failures(), "pick");
+    assert_eq!(pick.kind(), FailureKind::Panic);
+    assert_eq!(pick.group(), Some("remote"));
+    assert_eq!(arguments(pick)["n"], 0);
+    assert!(report.failures().iter().all(|f| f.tool() == "pick"));
+    for tool in report.tools() {
+        assert_eq!((tool.valid_calls(), tool.invalid_calls()), (8, 0));
+    }
+}
+
 /// Every tool input schema of the test toolkits.
 fn schemas() -> Vec<(&'static str, Value)> {
     fn of<R: toolgroup::Registry>(kit: &toolgroup::Toolkit<R>) -> Vec<(&'static str, Value)> {
@@ -383,6 +399,7 @@ fn schemas() -> Vec<(&'static str, Value)> {
     all.extend(of(&charts::toolkit()));
     all.extend(of(&fleet::toolkit()));
     all.extend(of(&skills_example::office()));
+    all.extend(of(&remote::site()));
     all
 }
 

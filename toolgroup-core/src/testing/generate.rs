@@ -3,10 +3,10 @@
 
 use std::fmt;
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use super::rng::Rng;
-use super::validate::{self, ANNOTATIONS, Verdict};
+use super::validate::{self, Verdict, is_annotation};
 
 /// Why [`generate_valid`] cannot make a value for a schema: a keyword it does not generate
 /// for (`pattern`, `not`, `if`...), a string `format` it does not know, a `$ref` cycle with no
@@ -183,7 +183,7 @@ impl<'s> Gen<'s, '_> {
         }
         if let Some(keyword) = map
             .keys()
-            .find(|k| !KNOWN.contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str()))
+            .find(|k| !KNOWN.contains(&k.as_str()) && !is_annotation(k))
         {
             return Err(Unsupported::new(at, unsupported_keyword(keyword)));
         }
@@ -209,10 +209,7 @@ impl<'s> Gen<'s, '_> {
                     ),
                 ));
             };
-            if map
-                .keys()
-                .any(|k| k != "$ref" && !ANNOTATIONS.contains(&k.as_str()))
-            {
+            if map.keys().any(|k| k != "$ref" && !is_annotation(k)) {
                 return Err(Unsupported::new(at, "`$ref` beside other assertions"));
             }
             let repeat = self.refs.contains(&reference);
@@ -253,8 +250,12 @@ impl<'s> Gen<'s, '_> {
         match ty {
             "null" => Ok(Value::Null),
             "boolean" => Ok(Value::Bool(self.rng.one_in(2))),
-            "integer" => self.integer(map, at),
-            "number" => self.number(map, at),
+            "integer" => {
+                super::number::integer(self.rng, map).map_err(|why| Unsupported::new(at, why))
+            }
+            "number" => {
+                super::number::number(self.rng, map).map_err(|why| Unsupported::new(at, why))
+            }
             "string" => self.string(map, at),
             "array" => self.array(map, at),
             "object" => self.object(map, at),
@@ -353,104 +354,6 @@ impl<'s> Gen<'s, '_> {
             1 => Value::Bool(self.rng.one_in(2)),
             2 => Value::from(self.rng.between(-9, 9) as i64),
             _ => Value::String(super::text::word(self.rng)),
-        }
-    }
-
-    fn integer(&mut self, map: &Map<String, Value>, at: &str) -> Result<Value, Unsupported> {
-        let (mut lo, mut hi) = format_range(map.get("format").and_then(Value::as_str));
-        let bound = |k: &str| map.get(k).and_then(Value::as_f64);
-        if let Some(m) = bound("minimum") {
-            lo = lo.max(ceil_i128(m));
-        }
-        if let Some(m) = bound("exclusiveMinimum") {
-            lo = lo.max(floor_i128(m) + 1);
-        }
-        if let Some(m) = bound("maximum") {
-            hi = hi.min(floor_i128(m));
-        }
-        if let Some(m) = bound("exclusiveMaximum") {
-            hi = hi.min(ceil_i128(m) - 1);
-        }
-        let step = match map.get("multipleOf") {
-            None => 1,
-            Some(Value::Number(m)) => match validate::as_i128(m).filter(|m| *m > 0) {
-                Some(m) => m,
-                None => {
-                    return Err(Unsupported::new(
-                        at,
-                        "a `multipleOf` that is not a positive integer",
-                    ));
-                }
-            },
-            Some(_) => return Err(Unsupported::new(at, "a `multipleOf` that is not a number")),
-        };
-        let (klo, khi) = (
-            lo.div_euclid(step) + i128::from(lo.rem_euclid(step) != 0),
-            hi.div_euclid(step),
-        );
-        if klo > khi {
-            return Err(Unsupported::new(at, "integer bounds that no integer meets"));
-        }
-        let k = match self.rng.below(6) {
-            0 => klo,
-            1 => khi,
-            2 => self.rng.between(-3, 3).clamp(klo, khi),
-            _ => self.rng.between(klo, khi),
-        };
-        Ok(int_value(k * step))
-    }
-
-    fn number(&mut self, map: &Map<String, Value>, at: &str) -> Result<Value, Unsupported> {
-        if map.contains_key("multipleOf") {
-            // An integer multiple gives a number too; a fractional one would round.
-            return self.integer(map, at).and_then(|v| {
-                match map.get("multipleOf").and_then(Value::as_f64) {
-                    Some(m) if m.fract() == 0.0 => Ok(v),
-                    _ => Err(Unsupported::new(at, "a fractional `multipleOf`")),
-                }
-            });
-        }
-        let limit = if map.get("format").and_then(Value::as_str) == Some("float") {
-            f64::from(f32::MAX)
-        } else {
-            f64::MAX
-        };
-        let (mut lo, mut hi) = (-limit, limit);
-        let bound = |k: &str| map.get(k).and_then(Value::as_f64);
-        if let Some(m) = bound("minimum") {
-            lo = lo.max(m);
-        }
-        if let Some(m) = bound("exclusiveMinimum") {
-            lo = lo.max(m.next_up());
-        }
-        if let Some(m) = bound("maximum") {
-            hi = hi.min(m);
-        }
-        if let Some(m) = bound("exclusiveMaximum") {
-            hi = hi.min(m.next_down());
-        }
-        if lo > hi {
-            return Err(Unsupported::new(at, "number bounds that no number meets"));
-        }
-        let interesting = [0.0, 0.5, -1.5, 1e-300, 123_456.789, -1e300, 1e300];
-        let x = match self.rng.below(6) {
-            0 => lo,
-            1 => hi,
-            2 => *self.rng.pick(&interesting),
-            // Small numbers, most of what a tool sees.
-            3 | 4 => (self.rng.unit() - 0.5) * 2000.0,
-            _ => {
-                let u = self.rng.unit();
-                lo * (1.0 - u) + hi * u
-            }
-        };
-        let x = x.clamp(lo, hi);
-        match Number::from_f64(x) {
-            Some(n) => Ok(Value::Number(n)),
-            None => Err(Unsupported::new(
-                at,
-                "number bounds with no finite number between them",
-            )),
         }
     }
 
@@ -669,39 +572,5 @@ fn infer_type(map: &Map<String, Value>) -> &'static str {
         "number"
     } else {
         "any"
-    }
-}
-
-/// The range an integer `format` implies (what the Rust type behind it parses), or what a
-/// JSON number `serde_json` reads as an integer holds.
-fn format_range(format: Option<&str>) -> (i128, i128) {
-    let (lo, hi): (i128, i128) = match format {
-        Some("int8") => (i8::MIN.into(), i8::MAX.into()),
-        Some("int16") => (i16::MIN.into(), i16::MAX.into()),
-        Some("int32") => (i32::MIN.into(), i32::MAX.into()),
-        Some("int64" | "int") => (i64::MIN.into(), i64::MAX.into()),
-        Some("uint8") => (0, u8::MAX.into()),
-        Some("uint16") => (0, u16::MAX.into()),
-        Some("uint32") => (0, u32::MAX.into()),
-        Some("uint64" | "uint" | "uint128") => (0, u64::MAX.into()),
-        _ => (i64::MIN.into(), u64::MAX.into()),
-    };
-    (lo, hi)
-}
-
-fn ceil_i128(x: f64) -> i128 {
-    x.ceil().clamp(i128::MIN as f64, i128::MAX as f64) as i128
-}
-
-fn floor_i128(x: f64) -> i128 {
-    x.floor().clamp(i128::MIN as f64, i128::MAX as f64) as i128
-}
-
-/// An integer as JSON (`i64` or `u64`; the callers keep it within those).
-fn int_value(n: i128) -> Value {
-    match (i64::try_from(n), u64::try_from(n)) {
-        (Ok(n), _) => Value::from(n),
-        (_, Ok(n)) => Value::from(n),
-        _ => Value::from(n as f64),
     }
 }

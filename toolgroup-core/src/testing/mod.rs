@@ -88,6 +88,7 @@
 mod exercise;
 mod generate;
 mod mutate;
+mod number;
 mod report;
 mod rng;
 mod text;

@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 /// The keywords that assert nothing: read by nobody here, so never a reason for `Unknown`.
-pub(crate) const ANNOTATIONS: &[&str] = &[
+const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
     "$anchor",
@@ -28,6 +28,12 @@ pub(crate) const ANNOTATIONS: &[&str] = &[
     "contentMediaType",
     "contentSchema",
 ];
+
+/// Whether `keyword` asserts nothing: an annotation of 2020-12, OpenAPI's `nullable` (which
+/// 2020-12 does not read: an `Option` is `type: [.., "null"]` there), or an `x-` extension.
+pub(crate) fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword) || keyword == "nullable" || keyword.starts_with("x-")
+}
 
 /// What the check found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,7 +215,7 @@ impl<'s> Checker<'s> {
             | "minProperties"
             | "maxProperties"
             | "propertyNames" => self.object_keyword(map, keyword, arg, value),
-            k if ANNOTATIONS.contains(&k) => Valid,
+            k if is_annotation(k) => Valid,
             // `pattern`, `patternProperties`, `contains`, `if`, `dependentRequired`,
             // `unevaluated*`...: not known here.
             _ => Unknown,
