@@ -403,53 +403,151 @@ fn schemas() -> Vec<(&'static str, Value)> {
     all
 }
 
-/// The generator and the mutations agree with the `jsonschema` crate: every generated value
-/// is valid (formats checked too), every mutation but the not-JSON text is invalid, over every
-/// tool of the test toolkits and many seeds.
+/// Draws values for `schema` with many seeds and checks them, and their mutations, with the
+/// `jsonschema` crate: every value valid (formats checked too), every mutation but the
+/// not-JSON text invalid. Returns the mutation kinds seen, or why the schema is unsupported.
+fn cross_check(
+    tool: &str,
+    schema: &Value,
+) -> Result<std::collections::BTreeSet<MutationKind>, toolgroup::testing::Unsupported> {
+    let strict = jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .unwrap();
+    let plain = jsonschema::draft202012::new(schema).unwrap();
+    let mut kinds = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut rng = Rng::new(seed);
+        let value = generate_valid(schema, &mut rng)?;
+        let errors: Vec<String> = strict.iter_errors(&value).map(|e| e.to_string()).collect();
+        assert!(
+            errors.is_empty(),
+            "{tool}: {value} is not valid: {errors:?}"
+        );
+        for mutation in mutations(schema, &value, &mut rng) {
+            kinds.insert(mutation.kind());
+            match serde_json::from_str::<Value>(mutation.arguments()) {
+                Ok(mutated) => {
+                    assert_ne!(mutation.kind(), MutationKind::NotJson);
+                    assert!(
+                        !plain.is_valid(&mutated),
+                        "{tool}: the {} mutation {mutated} of {value} is valid",
+                        mutation.kind()
+                    );
+                }
+                Err(_) => assert_eq!(mutation.kind(), MutationKind::NotJson),
+            }
+        }
+    }
+    Ok(kinds)
+}
+
+/// The generator and the mutations agree with the `jsonschema` crate over every tool of the
+/// test toolkits, so the generator cannot drift from what `schemars` emits.
 #[test]
 fn generated_values_and_mutations_agree_with_jsonschema() {
     // The tools whose schemas the generator does not support, and why.
     let unsupported = [("chain", "`$ref` cycle"), ("constrained", "`pattern`")];
     let mut kinds_seen = std::collections::BTreeSet::new();
     for (tool, schema) in schemas() {
-        let strict = jsonschema::draft202012::options()
-            .should_validate_formats(true)
-            .build(&schema)
-            .unwrap();
-        let plain = jsonschema::draft202012::new(&schema).unwrap();
-        for seed in 0..40 {
-            let mut rng = Rng::new(seed);
-            let value = match generate_valid(&schema, &mut rng) {
-                Ok(value) => value,
-                Err(e) => {
-                    let (_, why) = unsupported
-                        .iter()
-                        .find(|(t, _)| *t == tool)
-                        .unwrap_or_else(|| panic!("`{tool}` unsupported: {e}"));
-                    assert!(e.to_string().contains(why), "{tool}: {e}");
-                    break;
-                }
-            };
-            let errors: Vec<String> = strict.iter_errors(&value).map(|e| e.to_string()).collect();
-            assert!(
-                errors.is_empty(),
-                "{tool}: {value} is not valid: {errors:?}"
-            );
-            for mutation in mutations(&schema, &value, &mut rng) {
-                kinds_seen.insert(mutation.kind().as_str());
-                match serde_json::from_str::<Value>(mutation.arguments()) {
-                    Ok(mutated) => {
-                        assert_ne!(mutation.kind(), MutationKind::NotJson);
-                        assert!(
-                            !plain.is_valid(&mutated),
-                            "{tool}: the {} mutation {mutated} of {value} is valid",
-                            mutation.kind()
-                        );
-                    }
-                    Err(_) => assert_eq!(mutation.kind(), MutationKind::NotJson),
-                }
+        match cross_check(tool, &schema) {
+            Ok(kinds) => kinds_seen.extend(kinds),
+            Err(e) => {
+                let (_, why) = unsupported
+                    .iter()
+                    .find(|(t, _)| *t == tool)
+                    .unwrap_or_else(|| panic!("`{tool}` unsupported: {e}"));
+                assert!(e.to_string().contains(why), "{tool}: {e}");
             }
         }
     }
     assert_eq!(kinds_seen.len(), MutationKind::ALL.len(), "{kinds_seen:?}");
+}
+
+/// Keywords `schemars` emits only when asked (or never), written by hand: formats, exclusive
+/// bounds, `multipleOf`, `propertyNames`, `minProperties`, `uniqueItems` over few values,
+/// `const`, `allOf`, OpenAPI's `nullable`; and what the generator refuses, with its reason.
+#[test]
+fn hand_written_schemas_agree_with_jsonschema() {
+    let object = |property: Value| {
+        serde_json::json!({
+            "type": "object",
+            "properties": {"v": property},
+            "required": ["v"],
+            "additionalProperties": false,
+        })
+    };
+    let formats = [
+        "date-time",
+        "date",
+        "time",
+        "partial-date-time",
+        "partial-time",
+        "uuid",
+        "email",
+        "uri",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "ip",
+    ];
+    let mut supported: Vec<Value> = formats
+        .iter()
+        .map(|f| object(serde_json::json!({"type": "string", "format": f})))
+        .collect();
+    supported.extend([
+        object(serde_json::json!({"type": "integer", "exclusiveMinimum": -3, "exclusiveMaximum": 4})),
+        object(serde_json::json!({"type": "integer", "minimum": -100, "maximum": 100, "multipleOf": 7})),
+        object(serde_json::json!({"type": "number", "exclusiveMinimum": 0.5, "maximum": 0.75})),
+        object(serde_json::json!({"type": "number", "multipleOf": 5, "maximum": 40})),
+        object(serde_json::json!({"type": "string", "minLength": 3, "maxLength": 4})),
+        object(serde_json::json!({"type": "array", "items": {"enum": [1, 2, 3]}, "uniqueItems": true, "minItems": 1, "maxItems": 3})),
+        object(serde_json::json!({"type": "object", "propertyNames": {"enum": ["a", "b", "c"]}, "additionalProperties": {"type": "boolean"}, "minProperties": 1})),
+        object(serde_json::json!({"const": {"kind": "fixed"}})),
+        object(serde_json::json!({"allOf": [{"type": "string", "maxLength": 2}]})),
+        object(serde_json::json!({"type": "string", "nullable": true, "x-order": 1})),
+        object(serde_json::json!({"type": ["string", "integer", "null"], "minimum": 10, "maxLength": 0})),
+        object(serde_json::json!({"type": "array", "prefixItems": [{"type": "boolean"}, {"type": "null"}], "items": false})),
+    ]);
+    for schema in &supported {
+        if let Err(e) = cross_check("hand-written", schema) {
+            panic!("{schema}: {e}");
+        }
+    }
+    let refused = [
+        (
+            object(serde_json::json!({"type": "string", "pattern": "^a+$"})),
+            "`pattern`",
+        ),
+        (
+            object(serde_json::json!({"type": "string", "format": "duration"})),
+            "the string format `duration`",
+        ),
+        (
+            object(serde_json::json!({"not": {"type": "null"}})),
+            "the keyword `not`",
+        ),
+        (
+            object(serde_json::json!({"type": "integer", "minimum": 5, "maximum": 4})),
+            "no integer meets",
+        ),
+        (
+            object(serde_json::json!({"type": "number", "multipleOf": 0.1})),
+            "a fractional `multipleOf`",
+        ),
+        (
+            object(serde_json::json!({"allOf": [{"type": "string"}, {"maxLength": 3}]})),
+            "an `allOf` of more than one",
+        ),
+        (
+            object(serde_json::json!({"$ref": "#/$defs/missing"})),
+            "not a local reference",
+        ),
+        (object(serde_json::json!(false)), "allows no value"),
+    ];
+    for (schema, why) in refused {
+        let e = generate_valid(&schema, &mut Rng::new(1)).unwrap_err();
+        assert!(e.to_string().contains(why), "{schema}: {e}");
+        assert_eq!(e.at(), "/properties/v");
+    }
 }

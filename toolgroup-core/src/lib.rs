@@ -6,7 +6,7 @@
 //! # Cargo features
 //!
 //! Two, both off by default, which the `toolgroup` crate forwards as its own: `preserve_order`
-//! and `testing` (the [`testing`](crate::testing) module): see
+//! and `testing` (the `testing` module, test utilities): see
 //! [its feature table](https://docs.rs/toolgroup/latest/toolgroup/#cargo-features).
 
 #![warn(missing_docs, unreachable_pub)]

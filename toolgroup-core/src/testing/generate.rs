@@ -465,12 +465,9 @@ impl<'s> Gen<'s, '_> {
             {
                 continue;
             }
-            match self.value(schema, &format!("{at}/properties/{name}")) {
-                Ok(value) => {
-                    out.insert(name.clone(), value);
-                }
-                // An optional property the generator cannot make is left out.
-                Err(_) => {}
+            // An optional property the generator cannot make is left out.
+            if let Ok(value) = self.value(schema, &format!("{at}/properties/{name}")) {
+                out.insert(name.clone(), value);
             }
         }
         let min_props = map

@@ -10,7 +10,7 @@ use super::rng::Rng;
 use super::validate::{self, Verdict};
 
 /// What a [`Mutation`] changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum MutationKind {
     /// A required property removed (at any depth).
@@ -375,15 +375,14 @@ fn out_of_range(map: &Map<String, Value>, value: &Value, at: &str, out: &mut Vec
         Value::Array(items) => {
             if let (Some(max), Some(last)) =
                 (map.get("maxItems").and_then(Value::as_u64), items.last())
+                && max < 10_000
             {
-                if max < 10_000 {
-                    let mut longer = items.clone();
-                    longer.resize(max as usize + 1, last.clone());
-                    push(
-                        Value::Array(longer),
-                        format!("given {} items (the `maxItems` is {max})", max + 1),
-                    );
-                }
+                let mut longer = items.clone();
+                longer.resize(max as usize + 1, last.clone());
+                push(
+                    Value::Array(longer),
+                    format!("given {} items (the `maxItems` is {max})", max + 1),
+                );
             }
             if let Some(min) = map
                 .get("minItems")

@@ -51,14 +51,13 @@ pub(super) fn integer(rng: &mut Rng, map: &Map<String, Value>) -> Result<Value, 
 
 /// A number the schema `map` allows: finite, and within `f32` for the `float` format.
 pub(super) fn number(rng: &mut Rng, map: &Map<String, Value>) -> Result<Value, &'static str> {
-    if map.contains_key("multipleOf") {
-        // An integer multiple gives a number too; a fractional one would round.
-        return integer(rng, map).and_then(|v| {
-            match map.get("multipleOf").and_then(Value::as_f64) {
-                Some(m) if m.fract() == 0.0 => Ok(v),
-                _ => Err("a fractional `multipleOf`"),
-            }
-        });
+    if let Some(m) = map.get("multipleOf") {
+        // An integer multiple gives a number too; a fractional one would round differently
+        // here and in a validator.
+        return match m.as_f64() {
+            Some(m) if m.fract() == 0.0 => integer(rng, map),
+            _ => Err("a fractional `multipleOf`"),
+        };
     }
     let limit = if map.get("format").and_then(Value::as_str) == Some("float") {
         f64::from(f32::MAX)

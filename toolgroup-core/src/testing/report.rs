@@ -8,7 +8,7 @@ use crate::result::CallOutcome;
 use super::mutate::MutationKind;
 
 /// What went wrong in one call (or, for [`Unsupported`](Self::Unsupported), before any).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum FailureKind {
     /// The tool panicked on arguments its schema allows.
