@@ -75,14 +75,19 @@
 //!
 //! A tool's error result (`Err(...)`) is no failure: tools may refuse arguments their type
 //! allows. Nor are the answers the toolkit's configuration decides (a policy's denial, a
-//! layer's error, a missing scope), nor a large result. Tools found at run time check their
-//! own arguments, so they get only valid calls. A tool that blocks its thread without
-//! awaiting cannot be bounded by any timeout: give such a tool `spawn_blocking`.
+//! layer's error, a missing scope), nor a large result (only the first 300 characters of
+//! an answer are kept). A tool that needs per-call data (`Extension<T>`) answers that the
+//! call carries none: no failure, but its body is not exercised. Tools found at run time
+//! check their own arguments, so they get only valid calls. A tool that blocks its thread
+//! without awaiting cannot be bounded by any timeout: give such a tool `spawn_blocking`.
+//! Without a Tokio timer nothing is called, and the report's one failure says so
+//! ([`FailureKind::NoTimer`]).
 //!
 //! The run is reproducible: the arguments of each tool come from its own generator, seeded
 //! from the [`seed`](Exercise::seed) and the tool's name ([`Rng`], SplitMix64, written here
 //! so the feature adds no dependency), so the same seed gives the same arguments and the same
-//! report, and adding a tool changes no other tool's arguments. The report's `Display`
+//! report (in builds with the same `preserve_order` setting, which orders a schema's
+//! properties), and adding a tool changes no other tool's arguments. The report's `Display`
 //! names the seed; [`Report::assert_ok`] panics with it.
 
 mod exercise;
