@@ -5,14 +5,15 @@
 //!
 //! # Cargo features
 //!
-//! One, `preserve_order` (off by default), which the `toolgroup` crate forwards as its own:
-//! see [its feature table](https://docs.rs/toolgroup/latest/toolgroup/#cargo-features).
+//! Two, both off by default, which the `toolgroup` crate forwards as its own: `preserve_order`
+//! and `testing` (the `testing` module, test utilities): see
+//! [its feature table](https://docs.rs/toolgroup/latest/toolgroup/#cargo-features).
 
 #![warn(missing_docs, unreachable_pub)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // Layers, each using only those above it in this list (docs/dev/architecture.md):
 // leaf helpers; model types; the call's context; the traits; state; the policy; the
-// toolkit; shipped middleware; providers and the catalog.
+// toolkit; shipped middleware; providers and the catalog; the test kit.
 mod echo;
 mod futures;
 mod schema;
@@ -30,9 +31,6 @@ pub mod dynamic;
 mod group;
 pub mod registry;
 pub mod scope;
-#[cfg(feature = "testing")]
-#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
-pub mod testing;
 mod tool;
 
 mod check;
@@ -48,6 +46,10 @@ pub mod middleware;
 
 pub mod catalog;
 pub mod provider;
+
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 
 pub use context::{CallContext, Extension, ToolContext};
 pub use futures::BoxFuture;
