@@ -10,3 +10,4 @@ mod png;
 mod agent_loop;
 mod quickstart;
 mod scripted;
+mod snapshot;

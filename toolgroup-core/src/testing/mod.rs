@@ -3,9 +3,17 @@
 //! with invalid ones, play a scripted conversation through a provider's shapes, fail when
 //! the definitions a model sees change, and record a real run to replay it offline.
 
+mod diff;
 mod script;
 mod scripted;
 mod shapes;
+mod snapshot;
 
 pub use script::{Script, ScriptError, ScriptTurn};
 pub use scripted::{Delivery, PlayError, ScriptedModel, Transcript, TurnRecord};
+#[doc(hidden)]
+pub use snapshot::assert_snapshot;
+pub use snapshot::{
+    BLESS_VAR, MismatchKind, SnapshotMismatch, compare_snapshot, definitions_snapshot,
+    rendered_definitions,
+};
