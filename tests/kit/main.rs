@@ -9,5 +9,6 @@ mod png;
 
 mod agent_loop;
 mod quickstart;
+mod record;
 mod scripted;
 mod snapshot;

@@ -4,11 +4,15 @@
 //! the definitions a model sees change, and record a real run to replay it offline.
 
 mod diff;
+mod record;
 mod script;
 mod scripted;
 mod shapes;
 mod snapshot;
 
+pub use record::{
+    Divergence, DivergenceKind, Recorder, Recording, RecordingError, Replayer, Replaying,
+};
 pub use script::{Script, ScriptError, ScriptTurn};
 pub use scripted::{Delivery, PlayError, ScriptedModel, Transcript, TurnRecord};
 #[doc(hidden)]
