@@ -8,6 +8,8 @@
 mod png;
 
 mod agent_loop;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod quickstart;
 mod record;
 mod scripted;

@@ -122,8 +122,9 @@ async fn a_recorded_run_replays_offline() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-async fn recording() -> String {
-    let dir = scratch("recording");
+/// A recording of `script()`, made in a directory of its own (`name`: tests run in parallel).
+async fn recording(name: &str) -> String {
+    let dir = scratch(name);
     let path = dir.join("run.jsonl");
     let recorder = Recorder::create(&path).unwrap();
     play(&toolkit().layer(recorder.clone()), script()).await;
@@ -135,7 +136,7 @@ async fn recording() -> String {
 
 #[tokio::test]
 async fn the_first_divergent_call_ends_the_replay() {
-    let recorded = recording().await;
+    let recorded = recording("divergent").await;
     let replayer = Replayer::from_jsonl(&recorded).unwrap();
     let kit = toolkit().layer(replayer.clone());
     let changed = Script::new()
@@ -174,7 +175,7 @@ async fn the_first_divergent_call_ends_the_replay() {
 
 #[tokio::test]
 async fn a_run_shorter_or_longer_than_the_recording_is_reported() {
-    let recorded = recording().await;
+    let recorded = recording("length").await;
     let replayer = Replayer::from_jsonl(&recorded).unwrap();
     let kit = toolkit().layer(replayer.clone());
     play(
