@@ -61,6 +61,11 @@ pub struct CompileErrorsDoctests;
 #[cfg(doctest)]
 pub struct ComingFromAgentScopeDoctests;
 
+// Its blocks use both the test kit and the MCP server.
+#[doc = include_str!("../docs/testing.md")]
+#[cfg(all(doctest, feature = "testing", feature = "mcp"))]
+pub struct TestingDoctests;
+
 #[doc = include_str!("../docs/dev/generated-docs.md")]
 #[cfg(doctest)]
 pub struct GeneratedDocsDoctests;

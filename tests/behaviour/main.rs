@@ -10,7 +10,6 @@ mod common;
 #[path = "../common/png.rs"]
 mod png;
 
-mod agent_loop;
 mod catalog;
 mod compile_errors_page;
 mod context;
@@ -24,7 +23,6 @@ mod hygiene;
 mod key_order;
 mod middleware;
 mod outcomes;
-mod quickstart;
 mod readme;
 mod scopes;
 mod skills;

@@ -273,6 +273,9 @@ mod logging;
 mod selection;
 mod skills;
 mod store;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -55,11 +55,11 @@ pub use crate::toolkit::audit::{Audit, AuditLayer, AuditRecord};
 pub use crate::toolkit::layers::{BoxError, ToolRequest, ToolResponse, ToolService};
 
 /// The response future of the shipped layers' services.
-type ToolFuture = BoxFuture<'static, Result<ToolResponse, BoxError>>;
+pub(crate) type ToolFuture = BoxFuture<'static, Result<ToolResponse, BoxError>>;
 
 /// What a shipped layer does around the service it wraps: given the request and a way to
 /// call the inner service, the response.
-trait Around: Clone + Send + Sync + 'static {
+pub(crate) trait Around: Clone + Send + Sync + 'static {
     /// Answer `request`, calling `next` to run the inner service (or not, to short-circuit).
     fn around(
         &self,
@@ -123,9 +123,9 @@ macro_rules! layer_service {
         }
     };
 }
-use layer_service;
+pub(crate) use layer_service;
 
-fn poll_inner<S>(inner: &mut S, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>>
+pub(crate) fn poll_inner<S>(inner: &mut S, cx: &mut Context<'_>) -> Poll<Result<(), BoxError>>
 where
     S: Service<ToolRequest, Response = ToolResponse>,
     S::Error: Into<BoxError>,
@@ -134,7 +134,7 @@ where
 }
 
 /// `next` for [`Around::around`]: calls `inner`, its error boxed.
-fn calling<S>(inner: &mut S) -> impl FnMut(ToolRequest) -> ToolFuture + '_
+pub(crate) fn calling<S>(inner: &mut S) -> impl FnMut(ToolRequest) -> ToolFuture + '_
 where
     S: Service<ToolRequest, Response = ToolResponse>,
     S::Error: Into<BoxError>,

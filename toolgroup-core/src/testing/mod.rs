@@ -104,3 +104,22 @@ pub use generate::{Unsupported, generate_valid};
 pub use mutate::{Mutation, MutationKind, mutations};
 pub use report::{Failure, FailureKind, Report, ToolReport};
 pub use rng::Rng;
+
+mod diff;
+mod record;
+mod script;
+mod scripted;
+mod shapes;
+mod snapshot;
+
+pub use record::{
+    Divergence, DivergenceKind, Recorder, Recording, RecordingError, Replayer, Replaying,
+};
+pub use script::{Script, ScriptError, ScriptTurn};
+pub use scripted::{Delivery, PlayError, ScriptedModel, Transcript, TurnRecord};
+#[doc(hidden)]
+pub use snapshot::assert_snapshot;
+pub use snapshot::{
+    BLESS_VAR, MismatchKind, SnapshotMismatch, compare_snapshot, definitions_snapshot,
+    rendered_definitions,
+};

@@ -1,9 +1,18 @@
-//! The example agent loop runs end to end: decode, call, render, repeat.
+//! The example agent loop runs end to end: decode, call, render, repeat; and the kit's
+//! scripted model, given the example model's script, holds the same conversation.
 
+#[allow(dead_code)]
+#[path = "../../examples/support/agent.rs"]
+mod agent;
+#[allow(dead_code)]
+#[path = "../../examples/support/charts.rs"]
+mod charts;
 #[allow(dead_code)]
 #[path = "../../examples/agent_loop.rs"]
 mod example;
 use serde_json::json;
+use toolgroup::provider::Provider;
+use toolgroup::testing::{Script, ScriptedModel};
 
 use crate::png;
 
@@ -80,4 +89,54 @@ async fn the_chart_reaches_the_model_as_an_image_part() {
         "assistant",
         "the model answered after seeing the chart"
     );
+}
+
+/// The example's hand-written loop and the kit's scripted model produce the same Chat
+/// Completions conversation, message for message (ids, raw malformed arguments, the image
+/// attachment message and the final answer included).
+#[tokio::test]
+async fn the_kit_holds_the_example_loops_conversation() {
+    let example = example::run().await.unwrap().messages;
+    let last = example.last().unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let script = Script::new()
+        .call(
+            "reset_tools",
+            json!({"web_search": true, "scraping": true, "charts": false}),
+        )
+        .calls([
+            ("web_search", json!({"query": "tool groups"}).into()),
+            (
+                "page_fetch",
+                toolgroup::args::ArgumentsBuf::from("{\"url\": "),
+            ),
+        ])
+        .calls([
+            ("page_fetch", json!({"url": "https://example.org/learn"})),
+            (
+                "note_write",
+                json!({"text": "tool groups keep the context small"}),
+            ),
+        ])
+        .call(
+            "reset_tools",
+            json!({"web_search": false, "scraping": false, "charts": true}),
+        )
+        .call("bar_chart", json!({"values": [3, 5, 2, 8]}))
+        .text(last);
+    let toolkit = charts::toolkit();
+    let mut session = toolkit.session();
+    let kit = ScriptedModel::new(script, Provider::OpenAiChat)
+        .play(&toolkit, &mut session)
+        .await
+        .unwrap();
+    // The example starts with a system and a user message.
+    assert_eq!(kit.messages, example[2..]);
+    assert_eq!(
+        kit.turns[4].offered,
+        ["reset_tools", "note_write", "bar_chart"]
+    );
+    assert_eq!(session.active_names().collect::<Vec<_>>(), ["charts"]);
 }
