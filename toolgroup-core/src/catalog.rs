@@ -36,8 +36,11 @@ impl<R: Registry> Toolkit<R> {
     /// The toolkit's catalog: every group and tool, as Markdown
     /// ([`to_markdown`](Catalog::to_markdown)) or JSON ([`to_value`](Catalog::to_value)).
     /// The `toolgroup` crate's documentation has a complete example.
+    ///
+    /// It documents the whole toolkit, not one principal's view: every group and tool,
+    /// whatever scopes they require (listed with each), and `reset_tools` naming every group.
     pub fn catalog(&self) -> Catalog<'_, R> {
-        Catalog { toolkit: self }
+        Catalog::new(self)
     }
 }
 
@@ -47,14 +50,20 @@ impl<'a, R: Registry> Catalog<'a, R> {
         Catalog { toolkit }
     }
 
+    /// The toolkit with every scope held: the whole of it, whoever asks.
+    fn whole(&self) -> Toolkit<R> {
+        self.toolkit.entitled(&self.toolkit.declared_scopes())
+    }
+
     /// The catalog as Markdown: `reset_tools` (when exposed), then each group in declaration
     /// order with its description, required scopes and instructions, and each of its tools
     /// (those found at run time as they are now, after the compiled-in ones) with its
-    /// description, hints, timeout, required scopes, a table of its parameters (name, JSON type, whether
-    /// required, description) and its output type.
+    /// description, hints, timeout, required scopes, a table of its parameters (name, JSON
+    /// type, whether required, description) and its output type.
     pub fn to_markdown(&self) -> String {
+        let whole = self.whole();
         let mut out = String::from("# Tool catalog\n");
-        if let Some(reset) = self.toolkit.reset_definition() {
+        if let Some(reset) = whole.reset_definition() {
             out.push_str(
                 "\nThe basic tools are always available; the model switches the other groups on and off with `reset_tools`.\n",
             );
@@ -81,10 +90,10 @@ impl<'a, R: Registry> Catalog<'a, R> {
             for tool in group.tools {
                 tool_section(&mut out, &ToolFacts::of_info(tool), "###");
             }
-            for def in self.dynamic_tools_of(group) {
+            for def in dynamic_tools_of(&whole, group) {
                 tool_section(&mut out, &ToolFacts::of_definition(def), "###");
             }
-            let mut skills = self.skills_of(group).peekable();
+            let mut skills = skills_of(&whole, group).peekable();
             if skills.peek().is_some() {
                 out.push_str(&format!(
                     "\n### Skills of `{}` (loaded with `Skill`)\n\n",
@@ -103,12 +112,6 @@ impl<'a, R: Registry> Catalog<'a, R> {
             }
         }
         out
-    }
-
-    /// The skills of `group`, compiled-in and read at run time.
-    fn skills_of(&self, group: &GroupInfo) -> impl Iterator<Item = &'static SkillInfo> + '_ {
-        let name = group.name;
-        self.toolkit.skills().filter(move |s| s.group == name)
     }
 
     /// The catalog as a JSON value:
@@ -149,8 +152,9 @@ impl<'a, R: Registry> Catalog<'a, R> {
     /// `timeout_ms` are `null` when there are none; `annotations` holds the stated hints only.
     /// Schemas are the canonical ones (JSON Schema 2020-12), before any provider's changes.
     pub fn to_value(&self) -> Value {
+        let whole = self.whole();
         let mut root = Map::new();
-        if let Some(reset) = self.toolkit.reset_definition() {
+        if let Some(reset) = whole.reset_definition() {
             root.insert(
                 "reset_tools".to_owned(),
                 tool_value(&ToolFacts::of_definition(reset)),
@@ -161,8 +165,8 @@ impl<'a, R: Registry> Catalog<'a, R> {
             .groups()
             .iter()
             .map(|group| {
-                let mut value = group_value(group, self.dynamic_tools_of(group));
-                let skills: Vec<Value> = self.skills_of(group).map(skill_value).collect();
+                let mut value = group_value(group, dynamic_tools_of(&whole, group));
+                let skills: Vec<Value> = skills_of(&whole, group).map(skill_value).collect();
                 if let (false, Value::Object(map)) = (skills.is_empty(), &mut value) {
                     map.insert("skills".to_owned(), Value::Array(skills));
                 }
@@ -171,14 +175,6 @@ impl<'a, R: Registry> Catalog<'a, R> {
             .collect();
         root.insert("groups".to_owned(), Value::Array(groups));
         Value::Object(root)
-    }
-
-    /// The shown tools of `group` found at run time (see [`dynamic`](crate::dynamic)).
-    fn dynamic_tools_of(&self, group: &GroupInfo) -> impl Iterator<Item = &'static ToolDefinition> {
-        let name = group.name;
-        self.toolkit
-            .dynamic_definitions()
-            .filter(move |def| def.group == Some(name))
     }
 
     /// [`to_value`](Self::to_value) as pretty-printed JSON text, with a final newline.
@@ -194,6 +190,26 @@ impl<R: Registry> fmt::Display for Catalog<'_, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_markdown())
     }
+}
+
+/// The skills of `group`, compiled-in and read at run time.
+fn skills_of<'t, R: Registry>(
+    toolkit: &'t Toolkit<R>,
+    group: &GroupInfo,
+) -> impl Iterator<Item = &'static SkillInfo> + 't {
+    let name = group.name;
+    toolkit.skills().filter(move |s| s.group == name)
+}
+
+/// The shown tools of `group` found at run time (see [`dynamic`](crate::dynamic)).
+fn dynamic_tools_of<R: Registry>(
+    toolkit: &Toolkit<R>,
+    group: &GroupInfo,
+) -> impl Iterator<Item = &'static ToolDefinition> {
+    let name = group.name;
+    toolkit
+        .dynamic_definitions()
+        .filter(move |def| def.group == Some(name))
 }
 
 impl<R: Registry> fmt::Debug for Catalog<'_, R> {
