@@ -12,7 +12,6 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use toolgroup::Scopes;
-use toolgroup::registry::GroupId;
 use toolgroup::{Registry, Toolkit};
 use toolgroup_bench::*;
 
@@ -29,8 +28,13 @@ fn scoped() -> Toolkit<Big> {
 }
 
 fn held(n: usize) -> Scopes {
-    Scopes::from_tokens((0..50).filter(|i| i % 4 == 1).map(|i| format!("scope:{i}")).take(n))
-        .expect("scopes")
+    Scopes::from_tokens(
+        (0..50)
+            .filter(|i| i % 4 == 1)
+            .map(|i| format!("scope:{i}"))
+            .take(n),
+    )
+    .expect("scopes")
 }
 
 fn entitle(c: &mut Criterion) {
@@ -55,7 +59,9 @@ fn entitle(c: &mut Criterion) {
         })
     });
     group.bench_function("list_entitled", |b| {
-        b.iter(|| ours_list_openai_chat(black_box(&rendered), black_box(&view), black_box(&session)))
+        b.iter(|| {
+            ours_list_openai_chat(black_box(&rendered), black_box(&view), black_box(&session))
+        })
     });
     group.finish();
 }
