@@ -442,12 +442,7 @@ async fn run_time_requirements_add_to_declared_ones() {
 
 #[tokio::test]
 async fn a_toolkit_without_requirements_is_unchanged_by_a_principal() {
-    let kit = Toolkit::new(Kit {
-        notes: Notes,
-        web: Web,
-        admin: Admin,
-    });
-    // Scopes are declared here, so build a toolkit that declares none to compare.
+    // The quickstart's toolkit declares no scope.
     let plain = crate::common::toolkit();
     let viewed = plain.entitled(&Scopes::none());
     let all = Session::all();
@@ -455,7 +450,8 @@ async fn a_toolkit_without_requirements_is_unchanged_by_a_principal() {
     let b: Vec<_> = viewed.definitions(&all).cloned().collect();
     assert_eq!(a, b);
     assert_eq!(plain.reset_definition(), viewed.reset_definition());
-    assert!(kit.declared_scopes().len() == 3);
+    assert!(plain.declared_scopes().is_empty());
+    assert_eq!(plain.missing_scopes("web_search"), None);
 }
 
 /// Fetch a page of a document.
@@ -545,4 +541,89 @@ async fn skills_of_unentitled_groups_are_neither_listed_nor_loadable() {
         .await;
     assert!(!r.is_error, "{}", r.text_joined());
     assert!(session.is_active(SkillKitGroup::Docs));
+}
+
+/// A source of one tool found at run time, counting its calls.
+struct Remote {
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl toolgroup::dynamic::DynamicTools for Remote {
+    fn tools(&self) -> std::sync::Arc<toolgroup::dynamic::ToolSet> {
+        std::sync::Arc::new(toolgroup::dynamic::ToolSet::new(vec![
+            toolgroup::dynamic::DynamicTool::new(
+                "remote_query",
+                "Query the remote server.",
+                json!({"type": "object", "properties": {}}),
+            ),
+        ]))
+    }
+
+    fn call<'a>(
+        &'a self,
+        _tool: &'static toolgroup::ToolDefinition,
+        _ctx: toolgroup::ToolContext<'a>,
+        _arguments: toolgroup::args::Arguments<'a>,
+    ) -> toolgroup::BoxFuture<'a, toolgroup::CallResult> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async { toolgroup::CallResult::text("remote answer") })
+    }
+}
+
+#[tool_group(
+    name = "remote",
+    description = "A remote server.",
+    scopes = ["remote:use"],
+    dynamic
+)]
+struct RemoteGroup;
+
+#[toolkit]
+struct RemoteKit {
+    #[basic]
+    notes: Notes,
+    remote: toolgroup::dynamic::Dynamic<RemoteGroup, Remote>,
+}
+
+#[tokio::test]
+async fn tools_found_at_run_time_follow_their_group_s_scopes() {
+    let kit = Toolkit::new(RemoteKit {
+        notes: Notes,
+        remote: toolgroup::dynamic::Dynamic::new(Remote {
+            calls: Default::default(),
+        }),
+    });
+    let all = Session::all();
+    let user = kit.entitled(&scopes("remote:use"));
+    let guest = kit.entitled(&Scopes::none());
+    assert_eq!(names(&user, &all), ["reset_tools", "note", "remote_query"]);
+    assert_eq!(names(&guest, &all), ["note"]);
+    assert_eq!(
+        kit.required_scopes("remote_query"),
+        Some(scopes("remote:use"))
+    );
+    assert_eq!(
+        guest.missing_scopes("remote_query"),
+        Some(scopes("remote:use"))
+    );
+
+    let mut session = Session::all();
+    let r = guest.call(&mut session, "remote_query", "{}").await;
+    assert_eq!(r.outcome(), CallOutcome::InsufficientScope);
+    assert!(
+        r.text_joined().contains("`remote:use`"),
+        "{}",
+        r.text_joined()
+    );
+    let calls = |k: &Toolkit<RemoteKit>| {
+        k.registry()
+            .remote
+            .source()
+            .calls
+            .load(std::sync::atomic::Ordering::SeqCst)
+    };
+    assert_eq!(calls(&kit), 0, "the source was not called");
+    let r = user.call(&mut session, "remote_query", "{}").await;
+    assert_eq!(r.outcome(), CallOutcome::Ok, "{}", r.text_joined());
+    assert_eq!(calls(&kit), 1);
 }
