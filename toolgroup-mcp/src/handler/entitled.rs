@@ -69,12 +69,3 @@ impl<R: Registry> McpHandler<R> {
         Kit::Shared(&self.shared.toolkit)
     }
 }
-
-/// Whether `name` is a tool of the toolkit that the principal of this entitled `toolkit`
-/// may not use (it lacks scopes the tool requires).
-pub(super) fn lacks_scopes<R: Registry>(toolkit: &Toolkit<R>, name: &str) -> bool {
-    match (toolkit.held_scopes(), toolkit.required_scopes(name)) {
-        (Some(held), Some(required)) => !held.covers(&required),
-        _ => false,
-    }
-}

@@ -544,7 +544,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             _ => Session::new(),
         };
         let resolved = toolkit.resolve(&probe, name);
-        if resolved.is_none() && entitled::lacks_scopes(toolkit, name) {
+        if resolved.is_none() && toolkit.missing_scopes(name).is_some() {
             return self
                 .refused_for_scopes(toolkit, name, &arguments, &context)
                 .await;
