@@ -188,12 +188,13 @@ impl<R: Registry> Core<R> {
 ///
 /// | Task | Methods |
 /// |---|---|
-/// | Build | [`new`](Self::new), then options: [`with_policy`](Self::with_policy), [`layer`](Self::layer), [`with_audit`](Self::with_audit), [`with_default_timeout`](Self::with_default_timeout), [`with_panic_details`](Self::with_panic_details), [`with_reset_tools`](Self::with_reset_tools), [`with_first_use_activation`](Self::with_first_use_activation), [`with_skill_activation`](Self::with_skill_activation), [`with_skills`](Self::with_skills) |
+/// | Build | [`new`](Self::new), then options: [`with_policy`](Self::with_policy), [`layer`](Self::layer), [`with_audit`](Self::with_audit), [`with_default_timeout`](Self::with_default_timeout), [`with_panic_details`](Self::with_panic_details), [`with_reset_tools`](Self::with_reset_tools), [`with_first_use_activation`](Self::with_first_use_activation), [`with_skill_activation`](Self::with_skill_activation), [`with_skills`](Self::with_skills), [`with_required_scopes`](Self::with_required_scopes) |
 /// | Sessions | [`session`](Self::session) starts one; switch groups with the model's `reset_tools` call or [`Session`](crate::Session)'s own methods ([`reset`](crate::Session::reset), [`activate`](crate::Session::activate), [`restore`](crate::Session::restore), ...) |
 /// | Call | [`call`](Self::call), [`call_with`](Self::call_with) (a [`CallContext`](crate::CallContext): call id, per-call data, progress, log, cancellation), [`call_batch`](Self::call_batch), [`call_batch_with`](Self::call_batch_with); each result says how its call ended ([`CallResult::outcome`](crate::CallResult::outcome)) |
 /// | List what the model sees | [`definitions`](Self::definitions), [`all_definitions`](Self::all_definitions), [`definition`](Self::definition), [`reset_definition`](Self::reset_definition), [`resolve`](Self::resolve) (what a name stands for in a session), [`is_available`](Self::is_available), [`hidden_tools`](Self::hidden_tools); per provider, [`provider::Rendered`](crate::provider::Rendered) |
 /// | Inspect | [`groups`](Self::groups), [`group_of`](Self::group_of), [`registry`](Self::registry), [`catalog`](Self::catalog) (Markdown or JSON) |
 /// | Skills | [`skills`](Self::skills), [`skill`](Self::skill), [`visible_skills`](Self::visible_skills), [`skills_prompt`](Self::skills_prompt), [`load_skill`](Self::load_skill), [`is_skill_loaded`](Self::is_skill_loaded) |
+/// | Entitlements | [`entitled`](Self::entitled) gives a principal's view, what its [`Scopes`](crate::Scopes) allow; [`held_scopes`](Self::held_scopes) (the principal's), [`declared_scopes`](Self::declared_scopes) (every scope something requires), and per tool [`required_scopes`](Self::required_scopes) and [`missing_scopes`](Self::missing_scopes) |
 pub struct Toolkit<R: Registry> {
     /// What this toolkit shows and runs: `full`, or one principal's view of it.
     pub(crate) core: Arc<Core<R>>,
