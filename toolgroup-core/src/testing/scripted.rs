@@ -310,7 +310,8 @@ impl TurnRecord {
     }
 }
 
-/// Why a script could not be played.
+/// Why a script could not be played. [`source`](std::error::Error::source) gives the
+/// provider module's error, when one is the cause.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PlayError {
@@ -360,4 +361,13 @@ impl fmt::Display for PlayError {
     }
 }
 
-impl std::error::Error for PlayError {}
+impl std::error::Error for PlayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlayError::Decode { error, .. } => Some(error),
+            PlayError::MissingCallId { error, .. } => Some(error),
+            PlayError::Deferred(error) => Some(error),
+            PlayError::Unrepresentable { .. } | PlayError::NoAllowList(_) => None,
+        }
+    }
+}
