@@ -9,6 +9,8 @@ use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, JwkSet, PublicKeyUse};
 use jsonwebtoken::{Algorithm, DecodingKey};
 use serde_json::Value;
 
+use super::AuthError;
+
 /// The algorithms a `JwtValidator` can accept: public-key signatures only. A shared
 /// secret (`HS256`...) would let anyone holding the verification key mint tokens, and
 /// `none` is no signature at all.
@@ -75,19 +77,22 @@ impl KeySource {
         self.last_attempt.is_none_or(|t| t.elapsed() >= interval)
     }
 
-    /// Fetch the key set (discovering the JWKS URL first if needed), within `timeout`.
-    pub(super) async fn fetch(&mut self, timeout: Duration) -> Result<KeySet, String> {
+    /// Fetch the key set (discovering the JWKS URL first if needed), within `timeout`. The
+    /// error is [`AuthError::unavailable`], with the HTTP client's or the JSON parser's error
+    /// as its source when one is the cause.
+    pub(super) async fn fetch(&mut self, timeout: Duration) -> Result<KeySet, AuthError> {
         self.last_attempt = Some(Instant::now());
         match tokio::time::timeout(timeout, self.fetch_unbounded()).await {
             Ok(result) => result,
-            Err(_) => Err(format!(
+            Err(elapsed) => Err(AuthError::unavailable(format!(
                 "fetching the signing keys took more than {} ms",
                 timeout.as_millis()
-            )),
+            ))
+            .with_source(elapsed)),
         }
     }
 
-    async fn fetch_unbounded(&mut self) -> Result<KeySet, String> {
+    async fn fetch_unbounded(&mut self) -> Result<KeySet, AuthError> {
         let uri = match &self.jwks_uri {
             Some(uri) => uri.clone(),
             None => {
@@ -97,8 +102,10 @@ impl KeySource {
             }
         };
         let doc = get_json(&self.client, &uri).await?;
-        let set: JwkSet = serde_json::from_value(doc)
-            .map_err(|e| format!("the JWKS at {uri} is not a JWK set: {e}"))?;
+        let set: JwkSet = serde_json::from_value(doc).map_err(|e| {
+            AuthError::unavailable(format!("the JWKS at {uri} is not a JWK set: {e}"))
+                .with_source(e)
+        })?;
         Ok(key_set(&set))
     }
 
@@ -106,19 +113,24 @@ impl KeySource {
     /// `/.well-known/oauth-authorization-server`, then OpenID Connect Discovery's
     /// `/.well-known/openid-configuration` (inserted before the issuer's path, then
     /// appended to it), in the order the MCP specification gives clients. A document whose
-    /// `issuer` is not exactly the issuer is not used.
-    async fn discover(&self) -> Result<String, String> {
+    /// `issuer` is not exactly the issuer is not used. The error names every attempt's
+    /// problem, and has the first failed request's cause as its source.
+    async fn discover(&self) -> Result<String, AuthError> {
         let issuer = self.issuer.trim_end_matches('/');
-        let uri: http::Uri = issuer
-            .parse()
-            .map_err(|_| format!("the issuer `{}` is not a URL", crate::echo(issuer, 64)))?;
+        let uri: http::Uri = issuer.parse().map_err(|e| {
+            AuthError::unavailable(format!(
+                "the issuer `{}` is not a URL",
+                crate::echo(issuer, 64)
+            ))
+            .with_source(e)
+        })?;
         let (scheme, authority) = match (uri.scheme_str(), uri.authority()) {
             (Some(s), Some(a)) => (s, a.as_str()),
             _ => {
-                return Err(format!(
+                return Err(AuthError::unavailable(format!(
                     "the issuer `{}` is not absolute",
                     crate::echo(issuer, 64)
-                ));
+                )));
             }
         };
         let path = uri.path().trim_end_matches('/');
@@ -130,6 +142,7 @@ impl KeySource {
             candidates.push(format!("{issuer}/.well-known/openid-configuration"));
         }
         let mut problems = Vec::new();
+        let mut first_failure = None;
         for candidate in candidates {
             match get_json(&self.client, &candidate).await {
                 Ok(doc) if doc["issuer"].as_str() != Some(self.issuer.as_str()) => {
@@ -142,35 +155,49 @@ impl KeySource {
                     Some(jwks) => return Ok(jwks.to_owned()),
                     None => problems.push(format!("{candidate}: no `jwks_uri`")),
                 },
-                Err(e) => problems.push(e),
+                Err(e) => {
+                    problems.push(e.reason().to_owned());
+                    first_failure.get_or_insert(e);
+                }
             }
         }
-        Err(format!(
+        let error = AuthError::unavailable(format!(
             "no authorization server metadata with a `jwks_uri`: {}",
             problems.join("; ")
-        ))
+        ));
+        Err(match first_failure {
+            Some(failure) => error.with_cause_of(failure),
+            None => error,
+        })
     }
 }
 
 /// GET `uri` as JSON, at most [`MAX_DOCUMENT_BYTES`].
-async fn get_json(client: &reqwest::Client, uri: &str) -> Result<Value, String> {
+async fn get_json(client: &reqwest::Client, uri: &str) -> Result<Value, AuthError> {
+    let failed = |e: reqwest::Error| AuthError::unavailable(format!("{uri}: {e}")).with_source(e);
     let mut response = client
         .get(uri)
         .header("accept", "application/json")
         .send()
         .await
-        .map_err(|e| format!("{uri}: {e}"))?;
+        .map_err(failed)?;
     if !response.status().is_success() {
-        return Err(format!("{uri}: HTTP {}", response.status()));
+        return Err(AuthError::unavailable(format!(
+            "{uri}: HTTP {}",
+            response.status()
+        )));
     }
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| format!("{uri}: {e}"))? {
+    while let Some(chunk) = response.chunk().await.map_err(failed)? {
         if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
-            return Err(format!("{uri}: larger than {MAX_DOCUMENT_BYTES} bytes"));
+            return Err(AuthError::unavailable(format!(
+                "{uri}: larger than {MAX_DOCUMENT_BYTES} bytes"
+            )));
         }
         body.extend_from_slice(&chunk);
     }
-    serde_json::from_slice(&body).map_err(|e| format!("{uri}: not JSON: {e}"))
+    serde_json::from_slice(&body)
+        .map_err(|e| AuthError::unavailable(format!("{uri}: not JSON: {e}")).with_source(e))
 }
 
 /// The usable keys of a set: signature keys (no `use`, or `use: sig`) of an asymmetric type

@@ -153,8 +153,8 @@ impl JwtValidator {
                 }
             }
             Err(e) => {
-                tracing::warn!(error = %e, "the JWKS could not be fetched; the cached keys stay in use");
-                Err(AuthError::unavailable(e))
+                tracing::warn!(error = %e.reason(), "the JWKS could not be fetched; the cached keys stay in use");
+                Err(e)
             }
         }
     }
@@ -164,7 +164,7 @@ impl JwtValidator {
             return Err(AuthError::invalid("the token is too long"));
         }
         let header = jsonwebtoken::decode_header(token)
-            .map_err(|e| AuthError::invalid(format!("malformed JWT header: {e}")))?;
+            .map_err(|e| AuthError::invalid(format!("malformed JWT header: {e}")).with_source(e))?;
         if !self.algorithms.contains(&header.alg) {
             return Err(AuthError::invalid(format!(
                 "the algorithm {:?} is not accepted",
@@ -183,14 +183,13 @@ impl JwtValidator {
             match jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation) {
                 Ok(data) => return principal(data.claims),
                 Err(e) if matches!(e.kind(), ErrorKind::InvalidSignature) => last = Some(e),
-                Err(e) => return Err(AuthError::invalid(describe(e.kind()))),
+                Err(e) => return Err(AuthError::invalid(describe(e.kind())).with_source(e)),
             }
         }
-        Err(AuthError::invalid(
-            last.map_or("no key for the token's algorithm".into(), |e| {
-                describe(e.kind())
-            }),
-        ))
+        Err(match last {
+            Some(e) => AuthError::invalid(describe(e.kind())).with_source(e),
+            None => AuthError::invalid("no key for the token's algorithm"),
+        })
     }
 }
 
@@ -244,12 +243,17 @@ fn principal(claims: Map<String, Value>) -> Result<Principal, AuthError> {
     };
     let bad = |claim: &str| AuthError::invalid(format!("`{claim}` is not a valid scope list"));
     let scopes = match (claims.get("scope"), claims.get("scp")) {
-        (Some(Value::String(list)), _) => Scopes::parse(list).map_err(|_| bad("scope"))?,
+        (Some(Value::String(list)), _) => {
+            Scopes::parse(list).map_err(|e| bad("scope").with_source(e))?
+        }
         (Some(_), _) => return Err(bad("scope")),
-        (None, Some(Value::String(list))) => Scopes::parse(list).map_err(|_| bad("scp"))?,
+        (None, Some(Value::String(list))) => {
+            Scopes::parse(list).map_err(|e| bad("scp").with_source(e))?
+        }
         (None, Some(Value::Array(items))) => {
             let tokens: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
-            Scopes::from_tokens(tokens.ok_or_else(|| bad("scp"))?).map_err(|_| bad("scp"))?
+            Scopes::from_tokens(tokens.ok_or_else(|| bad("scp"))?)
+                .map_err(|e| bad("scp").with_source(e))?
         }
         (None, Some(_)) => return Err(bad("scp")),
         (None, None) => Scopes::none(),

@@ -97,10 +97,13 @@ impl Principal {
 
 /// Why a token was not accepted. The client is told only that its token is invalid
 /// (`401`, `error="invalid_token"`); the reason goes to `tracing` for the operator.
+/// [`source`](std::error::Error::source) gives the underlying error (the JWT library's, the
+/// HTTP client's...), when there is one.
 #[derive(Debug, Clone)]
 pub struct AuthError {
     kind: AuthErrorKind,
     reason: String,
+    source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
 
 /// What kind of failure an [`AuthError`] is.
@@ -121,6 +124,7 @@ impl AuthError {
         AuthError {
             kind: AuthErrorKind::Invalid,
             reason: reason.into(),
+            source: None,
         }
     }
 
@@ -129,7 +133,23 @@ impl AuthError {
         AuthError {
             kind: AuthErrorKind::Unavailable,
             reason: reason.into(),
+            source: None,
         }
+    }
+
+    /// The same error, caused by `source`, which [`source`](std::error::Error::source) then
+    /// gives the application. The log shows the reason alone: let it say what happened too.
+    #[must_use]
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(source));
+        self
+    }
+
+    /// The same error, caused by what caused `other` (an error that sums up several
+    /// attempts keeps the first one's cause).
+    fn with_cause_of(mut self, other: AuthError) -> Self {
+        self.source = other.source;
+        self
     }
 
     /// What kind of failure this is.
@@ -154,7 +174,11 @@ impl fmt::Display for AuthError {
     }
 }
 
-impl std::error::Error for AuthError {}
+impl std::error::Error for AuthError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as _)
+    }
+}
 
 /// Checks a bearer token and says who it is for. [`JwtValidator`] checks JWTs; implement it
 /// for opaque tokens (token introspection, a database of API keys...).

@@ -9,3 +9,4 @@ mod idp;
 mod keys;
 mod principals;
 mod sdk;
+mod sources;
