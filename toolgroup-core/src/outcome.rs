@@ -1,8 +1,9 @@
 //! How a call ended: the tag of every result the toolkit answers with.
 
 /// How a call ended: [`CallResult::outcome`](crate::CallResult::outcome),
-/// [`AuditRecord::outcome`](crate::middleware::AuditRecord::outcome) and the `outcome` field of
-/// the `tool_call` tracing span say it with the same words.
+/// [`AuditRecord::outcome`](crate::middleware::AuditRecord::outcome) and the `toolgroup.outcome`
+/// field of the `execute_tool` tracing span (and its `error.type`, on failure) say it with the
+/// same words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum CallOutcome {

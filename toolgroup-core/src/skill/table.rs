@@ -309,6 +309,13 @@ impl Table {
         answer.labelled(CallOutcome::Ok)
     }
 
+    /// The skill a `Skill` call's arguments name, when it is one of the table's: the
+    /// table's own copy of the name, never the model's text.
+    pub(crate) fn named(&self, arguments: Arguments<'_>) -> Option<&'static str> {
+        let args = arguments.parse::<SkillArgs>().ok()?;
+        self.get(&args.skill).map(|e| e.info.name)
+    }
+
     /// A `read_skill_file` call in state `state`.
     pub(crate) fn read(
         &self,

@@ -19,7 +19,6 @@ use std::pin::{Pin, pin};
 use std::task::{Context, Poll};
 
 use tracing::Span;
-use tracing::field::Empty;
 
 use crate::args::Arguments;
 use crate::context::{CallContext, ToolContext};
@@ -31,7 +30,7 @@ use crate::session::Session;
 use crate::tool::SyncCall;
 
 use super::run::result_of;
-use super::{Slot, ToolCall, Toolkit, messages};
+use super::{Slot, ToolCall, Toolkit, messages, telemetry};
 
 /// The caller's side of one call: the id (a batch gives each call its own) and the shared
 /// context.
@@ -231,6 +230,8 @@ impl<'a, R: Registry> Start<'a, R> {
     #[inline]
     fn fast(&mut self, span: &Span, pending: &mut Option<&'a Slot>, out: &mut Option<CallResult>) {
         let kit = self.kit;
+        // A call whose span a subscriber wants is the full path's: it records the span's
+        // fields, so every call with an enabled span has them.
         if !(span.is_disabled() && kit.plain && self.cx.plain()) {
             return;
         }
@@ -286,27 +287,17 @@ impl<'a, R: Registry> Start<'a, R> {
     }
 }
 
-/// The call's span. Disabled (and cheap) unless a subscriber wants it.
+/// The call's span ([`telemetry`](super::telemetry)). Disabled (and cheap) unless a
+/// subscriber wants it.
 #[inline]
-fn call_span(name: &str) -> Span {
+fn call_span() -> Span {
     // Invariant: the level check inline, the span out of line. Inline, the span's fields are
-    // gathered (the name copied) before the macro finds that no subscriber listens.
+    // gathered before the macro finds that no subscriber listens.
     if tracing::level_enabled!(tracing::Level::INFO) {
-        new_call_span(name)
+        telemetry::new_span()
     } else {
         Span::none()
     }
-}
-
-#[inline(never)]
-fn new_call_span(name: &str) -> Span {
-    tracing::info_span!(
-        "tool_call",
-        tool = name,
-        group = Empty,
-        outcome = Empty,
-        duration_us = Empty
-    )
 }
 
 /// The tool's context for a call on the fast path (which has no observer and no cancellation
@@ -377,7 +368,7 @@ where
     fn poll(self: Pin<&mut Self>, task: &mut Context<'_>) -> Poll<CallResult> {
         let mut this = self.project();
         if let Some(start) = this.start.as_mut() {
-            let span = call_span(start.name);
+            let span = call_span();
             let mut pending = None;
             let mut out = None;
             start.fast(&span, &mut pending, &mut out);

@@ -262,6 +262,7 @@ impl<R: Registry> Toolkit<R> {
             audit: self.audit.clone(),
             plain: self.plain,
             panic_details: self.panic_details,
+            telemetry_content: self.telemetry_content,
             first_use: self.first_use,
         }
     }

@@ -24,6 +24,7 @@ use super::call::Cx;
 use super::messages;
 use super::resolve::Resolved;
 use super::run::{Parts, Target, contained};
+use super::telemetry::Called;
 
 impl<R: Registry> Toolkit<R> {
     /// The full path, in the call's span, cancellable. The name is resolved here, once; the
@@ -36,9 +37,23 @@ impl<R: Registry> Toolkit<R> {
         arguments: Arguments<'_>,
         cx: Cx<'_>,
     ) -> CallResult {
-        let started = Instant::now();
+        // The clock only for a span: no call without a subscriber reads it.
+        let started = (!span.is_disabled()).then(Instant::now);
         let resolved = self.resolve(session, name);
         let group = resolved.and_then(|r| r.group()).map(|g| g.name);
+        // Before the span is first entered (see `record_start`). Boxed: the recording stays
+        // out of the future of every call no subscriber listens to.
+        let recording = started.map(|started| {
+            let called = match resolved {
+                Some(r) => Called::Tool {
+                    tool: r.tool(),
+                    group,
+                    target: r.target,
+                },
+                None => Called::Unknown(name),
+            };
+            Box::new(self.record_start(&span, started, session, called, arguments, cx.id))
+        });
         // Recorded on every way out, a drop of this future included.
         let audit = (!self.audit.is_empty()).then(|| {
             let tool = match resolved {
@@ -48,31 +63,30 @@ impl<R: Registry> Toolkit<R> {
             // Boxed: the record stays out of the future of every call without an audit.
             Box::new(Pending::new(&self.audit, tool, group, cx.id))
         });
-        let body = pin!(Some(self.full(session, name, resolved, arguments, cx)));
-        let mut body = InSpan { span: &span, body };
-        let mut cancelled = pin!(
-            cx.context
-                .and_then(CallContext::cancellation)
-                .map(|token| token.cancelled())
-        );
-        let result = poll_fn(|task| {
-            if let Some(cancelled) = cancelled.as_mut().as_pin_mut()
-                && cancelled.poll(task).is_ready()
-            {
-                // The name as the model sent it (escaped): it may name no tool at all.
-                let tool = echo(name, 64);
-                return Poll::Ready(messages::cancelled(&tool));
-            }
-            body.poll(task)
-        })
-        .await;
-        drop(body);
-        if !span.is_disabled() {
-            if let Some(group) = group {
-                span.record("group", group);
-            }
-            span.record("outcome", result.outcome().as_str());
-            span.record("duration_us", started.elapsed().as_micros() as u64);
+        // A block: the body, which borrows the session, ends (dropped in its span) before
+        // the recording reads what the call changed.
+        let result = {
+            let body = pin!(Some(self.full(session, name, resolved, arguments, cx)));
+            let mut body = InSpan { span: &span, body };
+            let mut cancelled = pin!(
+                cx.context
+                    .and_then(CallContext::cancellation)
+                    .map(|token| token.cancelled())
+            );
+            poll_fn(|task| {
+                if let Some(cancelled) = cancelled.as_mut().as_pin_mut()
+                    && cancelled.poll(task).is_ready()
+                {
+                    // The name as the model sent it (escaped): it may name no tool at all.
+                    let tool = echo(name, 64);
+                    return Poll::Ready(messages::cancelled(&tool));
+                }
+                body.poll(task)
+            })
+            .await
+        };
+        if let Some(recording) = recording {
+            recording.finish(self, session, &result);
         }
         if let Some(audit) = audit {
             audit.finish(&result);

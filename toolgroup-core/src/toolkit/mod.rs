@@ -4,7 +4,8 @@
 //! model is shown), `index` (name lookup), `dynamic` (tools found at run time), then a call's
 //! stages: `call` (the call API, the call future and the fast path), `full` (resolution and
 //! the policy), `run` (running a resolved target, for both paths) and `layers` (the tower
-//! boundary); `messages` holds the texts a model reads when a call does not go as asked.
+//! boundary); `telemetry` is the call's span; `messages` holds the texts a model reads when a
+//! call does not go as asked.
 
 pub(crate) mod audit;
 mod call;
@@ -18,6 +19,7 @@ pub(crate) mod messages;
 mod resolve;
 mod run;
 mod skills;
+mod telemetry;
 
 use std::sync::{Arc, Mutex};
 
@@ -188,13 +190,40 @@ impl<R: Registry> Core<R> {
 ///
 /// | Task | Methods |
 /// |---|---|
-/// | Build | [`new`](Self::new), then options: [`with_policy`](Self::with_policy), [`layer`](Self::layer), [`with_audit`](Self::with_audit), [`with_default_timeout`](Self::with_default_timeout), [`with_panic_details`](Self::with_panic_details), [`with_reset_tools`](Self::with_reset_tools), [`with_first_use_activation`](Self::with_first_use_activation), [`with_skill_activation`](Self::with_skill_activation), [`with_skills`](Self::with_skills), [`with_required_scopes`](Self::with_required_scopes) |
+/// | Build | [`new`](Self::new), then options: [`with_policy`](Self::with_policy), [`layer`](Self::layer), [`with_audit`](Self::with_audit), [`with_default_timeout`](Self::with_default_timeout), [`with_panic_details`](Self::with_panic_details), [`with_telemetry_content`](Self::with_telemetry_content), [`with_reset_tools`](Self::with_reset_tools), [`with_first_use_activation`](Self::with_first_use_activation), [`with_skill_activation`](Self::with_skill_activation), [`with_skills`](Self::with_skills), [`with_required_scopes`](Self::with_required_scopes) |
 /// | Sessions | [`session`](Self::session) starts one; switch groups with the model's `reset_tools` call or [`Session`](crate::Session)'s own methods ([`reset`](crate::Session::reset), [`activate`](crate::Session::activate), [`restore`](crate::Session::restore), ...) |
 /// | Call | [`call`](Self::call), [`call_with`](Self::call_with) (a [`CallContext`](crate::CallContext): call id, per-call data, progress, log, cancellation), [`call_batch`](Self::call_batch), [`call_batch_with`](Self::call_batch_with); each result says how its call ended ([`CallResult::outcome`](crate::CallResult::outcome)) |
 /// | List what the model sees | [`definitions`](Self::definitions), [`all_definitions`](Self::all_definitions), [`definition`](Self::definition), [`reset_definition`](Self::reset_definition), [`resolve`](Self::resolve) (what a name stands for in a session), [`is_available`](Self::is_available), [`hidden_tools`](Self::hidden_tools); per provider, [`provider::Rendered`](crate::provider::Rendered) |
 /// | Inspect | [`groups`](Self::groups), [`group_of`](Self::group_of), [`registry`](Self::registry), [`catalog`](Self::catalog) (Markdown or JSON) |
 /// | Skills | [`skills`](Self::skills), [`skill`](Self::skill), [`visible_skills`](Self::visible_skills), [`skills_prompt`](Self::skills_prompt), [`load_skill`](Self::load_skill), [`is_skill_loaded`](Self::is_skill_loaded) |
 /// | Entitlements | [`entitled`](Self::entitled) gives a principal's view, what its [`Scopes`](crate::Scopes) allow; [`held_scopes`](Self::held_scopes) (the principal's), [`declared_scopes`](Self::declared_scopes) (every scope something requires), and per tool [`required_scopes`](Self::required_scopes) and [`missing_scopes`](Self::missing_scopes) |
+///
+/// # Tracing
+///
+/// Every call the toolkit answers (`reset_tools` and the skill tools included) is one
+/// `tracing` span at level `INFO`, named `execute_tool`, whose fields follow the OpenTelemetry
+/// semantic conventions for generative AI (v1.41.0, "Execute tool span"), so that
+/// `tracing-opentelemetry` exports it as the conventions ask:
+///
+/// | field | value |
+/// |---|---|
+/// | `otel.name` | the exported span's name: `execute_tool {gen_ai.tool.name}`; `execute_tool` alone for a name that is no tool |
+/// | `otel.kind` | `internal` |
+/// | `gen_ai.operation.name` | `execute_tool` |
+/// | `gen_ai.tool.name` | the tool's name; for a name that is no tool, the name as the model sent it, escaped and cut to 64 characters |
+/// | `gen_ai.tool.call.id` | the call's id, when it has one |
+/// | `gen_ai.tool.type` | `function`; `extension` for a tool found at run time ([`dynamic`](crate::dynamic), a remote MCP server's) |
+/// | `error.type` | on failure only: the [`CallOutcome`](crate::CallOutcome)'s name (`tool_error`, `invalid_arguments`, `unknown_tool`, `inactive_group`, `denied`, `timeout`, `cancelled`, `panic`, `refused`, `insufficient_scope`, `no_timer`, `layer_error`) |
+/// | `otel.status_code` | on failure only: `error` |
+/// | `toolgroup.group` | the tool's group (none for the builtins and unknown names) |
+/// | `toolgroup.outcome` | the outcome's name, `ok` included |
+/// | `toolgroup.duration_us` | the call's duration in microseconds |
+/// | `toolgroup.groups.activated`, `toolgroup.groups.deactivated` | the groups the call switched on and off, joined with `,` (a `reset_tools` call, a skill load, a [first use](Self::with_first_use_activation)); absent when none |
+/// | `toolgroup.skill` | the skill a `Skill` call loaded |
+///
+/// The content (the tool's description, the arguments, the result) is recorded only after
+/// [`with_telemetry_content`](Self::with_telemetry_content). A call dropped before it ends
+/// is `cancelled`. Without a subscriber that wants the span, a call records nothing.
 pub struct Toolkit<R: Registry> {
     /// What this toolkit shows and runs: `full`, or one principal's view of it.
     pub(crate) core: Arc<Core<R>>,
@@ -212,6 +241,8 @@ pub struct Toolkit<R: Registry> {
     /// No policy, no layer, no audit: a call may take the fast path.
     pub(crate) plain: bool,
     pub(crate) panic_details: bool,
+    /// The call's span carries its content ([`Toolkit::with_telemetry_content`]).
+    pub(crate) telemetry_content: bool,
     /// A call of a tool of an inactive group activates it ([`Toolkit::with_first_use_activation`]).
     pub(crate) first_use: bool,
 }
@@ -277,6 +308,7 @@ impl<R: Registry> Toolkit<R> {
             audit: audit::Auditors::default(),
             plain: true,
             panic_details: false,
+            telemetry_content: false,
             first_use: false,
         };
         toolkit.core = toolkit.shown();
@@ -423,6 +455,28 @@ impl<R: Registry> Toolkit<R> {
     pub fn with_panic_details(mut self, show: bool) -> Self {
         self.panic_details = show;
         self
+    }
+
+    /// Whether each call's `execute_tool` span (see [Tracing](Self#tracing)) carries the
+    /// call's content, the OpenTelemetry GenAI conventions' opt-in attributes (default
+    /// `false`): `gen_ai.tool.description` (the tool's description),
+    /// `gen_ai.tool.call.arguments` (the arguments as JSON text, as the model sent them) and
+    /// `gen_ai.tool.call.result` (the result as the model reads it: its text, or its content
+    /// blocks as JSON when some are not text).
+    ///
+    /// Arguments and results can carry personal data and secrets, and whatever reads the
+    /// spans keeps them: turn this on only where the tracing backend may hold them. Without a
+    /// subscriber that wants the span, nothing is recorded either way.
+    #[must_use]
+    pub fn with_telemetry_content(mut self, on: bool) -> Self {
+        self.telemetry_content = on;
+        self
+    }
+
+    /// Whether the calls' spans carry their content
+    /// ([`with_telemetry_content`](Self::with_telemetry_content)).
+    pub fn telemetry_content(&self) -> bool {
+        self.telemetry_content
     }
 
     /// Wrap every call in a tower layer. The last layer added is the outermost (it sees the
