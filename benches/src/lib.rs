@@ -432,7 +432,7 @@ pub fn ours_list_openai_chat(
     kit: &Toolkit<Big>,
     session: &Session<Big>,
 ) -> String {
-    rendered.tools_json(kit, session)
+    rendered.tools_json(session)
 }
 
 /// For comparison: the same listing without the renderer, serialising each definition's
