@@ -86,7 +86,12 @@ pub async fn play(provider: Provider, mode: Mode) -> Result<Vec<Value>, Box<dyn 
         conversation.extend(replayed(provider, reply));
         let results = kit.call_batch(&mut session, &decoded.calls).await;
         let messages = match mode {
-            Mode::Deferred => deferred.result_messages(&mut state, &session, &decoded, &results)?,
+            Mode::Deferred => deferred.result_messages(
+                &mut state,
+                &session,
+                &decoded,
+                decoded.calls.iter().zip(&results),
+            )?,
             _ => rendered.result_messages(decoded.calls.iter().zip(&results))?,
         };
         check_outcomes(&decoded, &results)?;

@@ -116,7 +116,7 @@ async fn play(
         }
         let results = kit.call_batch(&mut session, &turn.calls).await;
         let messages = deferred
-            .result_messages(&mut state, &session, &turn, &results)
+            .result_messages(&mut state, &session, &turn, turn.calls.iter().zip(&results))
             .expect("ids");
         conversation.extend(messages);
     }
@@ -470,7 +470,7 @@ async fn namespaces_are_kept_and_replayed() {
     assert_eq!(turn.searches[0].execution, "server");
     let results = kit.call_batch(&mut session, &turn.calls).await;
     let messages = deferred
-        .result_messages(&mut state, &session, &turn, &results)
+        .result_messages(&mut state, &session, &turn, turn.calls.iter().zip(&results))
         .expect("ids");
     assert_eq!(messages[0]["namespace"], "web");
     assert_golden(

@@ -161,7 +161,7 @@ impl ScriptedModel {
             let results = toolkit.call_batch(session, &calls).await;
             let encoded = match (&mut mode, decoded) {
                 (Mode::Deferred(deferred, state), Some(turn)) => {
-                    deferred.result_messages(state, session, &turn, &results)
+                    deferred.result_messages(state, session, &turn, turn.calls.iter().zip(&results))
                 }
                 (Mode::Deferred(deferred, state), None) => {
                     // MCP's calls, each decoded from its own request; its list strategy has

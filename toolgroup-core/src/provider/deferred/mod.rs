@@ -40,7 +40,7 @@ use super::{MissingCallId, Provider};
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
-use crate::toolkit::Toolkit;
+use crate::toolkit::{ToolCall, Toolkit};
 
 pub use change::Change;
 pub use decode::{DeferredDecodeError, ToolSearchCall, Turn};
@@ -280,43 +280,35 @@ impl<R: Registry> Deferred<R> {
         decode::decode(self.provider(), payload)
     }
 
-    /// What to append to the conversation after a turn: the results (as
-    /// [`Rendered::result_messages`]), with the namespaces of OpenAI Responses calls
-    /// replayed on their outputs, then the change to `session` (the state after the turn's
-    /// calls) in the provider's own shape, placed after the results (never between a call
-    /// and its result). With [`Strategy::AnthropicToolReferences`] the `tool_reference` blocks
-    /// join the result of the turn's last accepted `reset_tools` call (or its last result);
-    /// a turn without results keeps them for the next one.
+    /// What to append to the conversation after a turn: the `answered` calls with their
+    /// results (as [`Rendered::result_messages`], in call order:
+    /// `turn.calls.iter().zip(&results)`), with the namespaces `turn` decoded for OpenAI
+    /// Responses calls replayed on their outputs (matched by call id), then the change to
+    /// `session` (the state after the turn's calls) in the provider's own shape, placed after
+    /// the results (never between a call and its result). With
+    /// [`Strategy::AnthropicToolReferences`] the `tool_reference` blocks join the result of
+    /// the last accepted `reset_tools` call (or the last result); a turn without results
+    /// keeps them for the next one.
     ///
     /// # Errors
     ///
     /// [`MissingCallId`] when the provider needs a call's id and it has none.
-    ///
-    /// # Panics
-    ///
-    /// If `turn`'s calls and `results` differ in length.
-    pub fn result_messages(
+    pub fn result_messages<'c>(
         &self,
         state: &mut DeferredState<R>,
         session: &Session<R>,
         turn: &Turn,
-        results: &[CallResult],
+        answered: impl IntoIterator<Item = (&'c ToolCall, &'c CallResult)>,
     ) -> Result<Vec<Value>, MissingCallId> {
-        assert_eq!(
-            turn.calls.len(),
-            results.len(),
-            "result_messages pairs each call of the turn with its result: give as many results as calls"
-        );
-        let mut messages = self
-            .rendered
-            .result_messages(turn.calls.iter().zip(results))?;
+        let answered: Vec<(&ToolCall, &CallResult)> = answered.into_iter().collect();
+        let mut messages = self.rendered.result_messages(answered.iter().copied())?;
         decode::replay_namespaces(self.provider(), turn, &mut messages);
         let loaded_before = state.loaded;
         let Some(change) = self.sync(state, session) else {
             return Ok(messages);
         };
         if self.strategy == Strategy::AnthropicToolReferences {
-            if !change::attach_references(&mut messages, &turn.calls, results, &change.references) {
+            if !change::attach_references(&mut messages, &answered, &change.references) {
                 // Nowhere to put them: deliver them with the next turn's results.
                 state.loaded = loaded_before;
             }
