@@ -100,7 +100,7 @@ pub(crate) async fn run() -> Result<Run, Box<dyn std::error::Error>> {
     ];
     let mut transcript = Vec::new();
     for _ in 0..10 {
-        let tools = openai.tools_value(&toolkit, &session);
+        let tools = openai.tools_value(&session);
         let names: Vec<&str> = toolkit.definitions(&session).map(|d| d.name).collect();
         transcript.push(format!("tools: {}", names.join(", ")));
         let message = model.complete(&messages, &tools);

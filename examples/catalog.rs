@@ -51,7 +51,7 @@ pub(crate) fn run(args: &[String]) -> Result<String, String> {
     for group in <<Agent as Registry>::Group as GroupId>::ALL {
         session.activate(*group);
     }
-    let tools = Rendered::new(&kit, provider).tools_value(&kit, &session);
+    let tools = Rendered::new(&kit, provider).tools_value(&session);
     let mut json = serde_json::to_string_pretty(&tools).expect("JSON values serialise");
     json.push('\n');
     Ok(json)

@@ -135,7 +135,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // What an OpenAI request carries now: the local tool and the active remote group's.
     let openai = Rendered::new(&toolkit, Provider::OpenAiChat);
-    let tools = openai.tools_value(&toolkit, &session);
+    let tools = openai.tools_value(&session);
     let names: Vec<&str> = tools
         .as_array()
         .into_iter()

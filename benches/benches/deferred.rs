@@ -28,10 +28,10 @@ fn deferred(c: &mut Criterion) {
     for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
         let rendered = Rendered::new(&kit, provider);
         let deferred = Deferred::new(&kit, provider, DeferredOptions::default()).expect("deferred");
-        let mut state = deferred.state(&kit);
-        deferred.sync(&kit, &mut state, &session);
+        let mut state = deferred.state();
+        deferred.sync(&mut state, &session);
         group.bench_function(format!("list/{provider}"), |b| {
-            b.iter(|| rendered.tools_json(black_box(&kit), black_box(&session)))
+            b.iter(|| rendered.tools_json(black_box(&session)))
         });
         group.bench_function(format!("deferred/{provider}"), |b| {
             b.iter(|| {
@@ -44,8 +44,8 @@ fn deferred(c: &mut Criterion) {
         });
         group.bench_function(format!("deferred_change/{provider}"), |b| {
             b.iter(|| {
-                let a = deferred.sync(&kit, &mut state, black_box(&other));
-                let b = deferred.sync(&kit, &mut state, black_box(&session));
+                let a = deferred.sync(&mut state, black_box(&other));
+                let b = deferred.sync(&mut state, black_box(&session));
                 (a, b)
             })
         });

@@ -59,9 +59,7 @@ fn entitle(c: &mut Criterion) {
         })
     });
     group.bench_function("list_entitled", |b| {
-        b.iter(|| {
-            ours_list_openai_chat(black_box(&rendered), black_box(&view), black_box(&session))
-        })
+        b.iter(|| ours_list_openai_chat(black_box(&rendered), black_box(&session)))
     });
     group.finish();
 }

@@ -24,7 +24,7 @@ fn list(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("list");
     group.bench_function("toolgroup", |b| {
-        b.iter(|| ours_list_openai_chat(black_box(&rendered), black_box(&kit), black_box(&session)))
+        b.iter(|| ours_list_openai_chat(black_box(&rendered), black_box(&session)))
     });
     group.bench_function("toolgroup_serialised", |b| {
         b.iter(|| ours_list_serialised(black_box(&kit), black_box(&session)))

@@ -151,7 +151,7 @@ fn main() {
             rounds,
             |n| {
                 for _ in 0..n {
-                    black_box(ours_list_openai_chat(&rendered, &kit, &session));
+                    black_box(ours_list_openai_chat(&rendered, &session));
                 }
             },
             |n| {

@@ -85,7 +85,7 @@ fn main() {
                     black_box(rmcp_call(&router, &RmcpCalc, &peer, black_box(ADD_ARGS)).await).ok();
                 }
                 "list-toolgroup" => {
-                    black_box(ours_list_openai_chat(&rendered, &big, &big_session));
+                    black_box(ours_list_openai_chat(&rendered, &big_session));
                 }
                 "list-serialised" => {
                     black_box(ours_list_serialised(&big, &big_session));

@@ -427,12 +427,8 @@ pub fn ours_rendered(kit: &Toolkit<Big>) -> Rendered<Big> {
 /// Our listing: the session's pre-rendered OpenAI Chat definitions joined into the request's
 /// `tools` array (strict schemas where the tool allows it).
 #[cfg(feature = "big")]
-pub fn ours_list_openai_chat(
-    rendered: &Rendered<Big>,
-    kit: &Toolkit<Big>,
-    session: &Session<Big>,
-) -> String {
-    rendered.tools_json(kit, session)
+pub fn ours_list_openai_chat(rendered: &Rendered<Big>, session: &Session<Big>) -> String {
+    rendered.tools_json(session)
 }
 
 /// For comparison: the same listing without the renderer, serialising each definition's

@@ -119,8 +119,7 @@ fn list_sides_show_the_same_tools() {
     let (kit, session) = ours_big_setup();
     let rendered = ours_rendered(&kit);
     let serialised: Value = serde_json::from_str(&ours_list_serialised(&kit, &session)).unwrap();
-    let ours: Value =
-        serde_json::from_str(&ours_list_openai_chat(&rendered, &kit, &session)).unwrap();
+    let ours: Value = serde_json::from_str(&ours_list_openai_chat(&rendered, &session)).unwrap();
     let names = |v: &Value| -> Vec<String> {
         v.as_array()
             .unwrap()

@@ -52,16 +52,16 @@ pub async fn play(provider: Provider, mode: Mode) -> Result<Vec<Value>, Box<dyn 
     let kit = fleet::toolkit();
     let rendered = Rendered::new(&kit, provider);
     let deferred = Deferred::new(&kit, provider, DeferredOptions::default())?;
-    let mut state = deferred.state(&kit);
+    let mut state = deferred.state();
     let mut session = kit.session();
     let mut conversation: Vec<Value> = vec![user(provider, "Triage this week's Cargo work.")];
     let mut bodies = Vec::new();
     for (turn, step) in fleet::script().into_iter().enumerate() {
         let (tools, choice) = match mode {
-            Mode::List | Mode::AgentScope => (rendered.tools_value(&kit, &session), None),
+            Mode::List | Mode::AgentScope => (rendered.tools_value(&session), None),
             Mode::Mask => (
-                rendered.all_tools_value(&kit),
-                rendered.allowed_tools_value(&kit, &session, AllowMode::Auto),
+                rendered.all_tools_value(),
+                rendered.allowed_tools_value(&session, AllowMode::Auto),
             ),
             Mode::Deferred => (
                 deferred.tools_value(&state),
@@ -86,9 +86,12 @@ pub async fn play(provider: Provider, mode: Mode) -> Result<Vec<Value>, Box<dyn 
         conversation.extend(replayed(provider, reply));
         let results = kit.call_batch(&mut session, &decoded.calls).await;
         let messages = match mode {
-            Mode::Deferred => {
-                deferred.result_messages(&kit, &mut state, &session, &decoded, &results)?
-            }
+            Mode::Deferred => deferred.result_messages(
+                &mut state,
+                &session,
+                &decoded,
+                decoded.calls.iter().zip(&results),
+            )?,
             _ => rendered.result_messages(decoded.calls.iter().zip(&results))?,
         };
         check_outcomes(&decoded, &results)?;

@@ -423,7 +423,7 @@ fn renderers_and_the_mask_mode_include_remote_tools() {
     let mut session = kit.session();
     session.activate(KitGroup::Files);
     let openai = Rendered::new(&kit, Provider::OpenAiChat);
-    let listed = openai.tools_value(&kit, &session);
+    let listed = openai.tools_value(&session);
     let listed: Vec<&str> = listed
         .as_array()
         .unwrap()
@@ -441,21 +441,21 @@ fn renderers_and_the_mask_mode_include_remote_tools() {
             "slow"
         ]
     );
-    let all = openai.all_tools_value(&kit);
+    let all = openai.all_tools_value();
     assert_eq!(all.as_array().unwrap().len(), 3 + 3 + 2);
     let allowed = openai
-        .allowed_tools_value(&kit, &session, AllowMode::Auto)
+        .allowed_tools_value(&session, AllowMode::Auto)
         .unwrap();
     assert!(allowed.to_string().contains("\"read_file\""), "{allowed}");
     assert!(!allowed.to_string().contains("\"query\""), "{allowed}");
 
     // A remote schema that cannot be strict falls back, with the reason available.
     assert_eq!(
-        openai.strictness(&kit, "read_file"),
+        openai.strictness("read_file"),
         Some(toolgroup::provider::Strictness::Strict)
     );
     // `q` may be omitted but not null: OpenAI's strict mode cannot say that.
-    let loose = openai.strictness(&kit, "query").unwrap();
+    let loose = openai.strictness("query").unwrap();
     let toolgroup::provider::Strictness::Fallback(why) = &loose else {
         panic!("{loose:?}")
     };
@@ -468,17 +468,50 @@ fn renderers_and_the_mask_mode_include_remote_tools() {
     // Anthropic's strict mode takes an optional property that cannot be null as it is.
     let anthropic = Rendered::new(&kit, Provider::AnthropicStrict);
     assert_eq!(
-        anthropic.strictness(&kit, "query"),
+        anthropic.strictness("query"),
         Some(toolgroup::provider::Strictness::Strict)
     );
-    assert_eq!(openai.strictness(&kit, "no_such_tool"), None);
-    let mcp = Rendered::new(&kit, Provider::Mcp).tools_value(&kit, &session);
+    assert_eq!(openai.strictness("no_such_tool"), None);
+    let mcp = Rendered::new(&kit, Provider::Mcp).tools_value(&session);
     let read_file = &mcp.as_array().unwrap()[3];
     assert_eq!(read_file["name"], "read_file");
     assert_eq!(
         read_file["inputSchema"]["properties"]["path"]["type"],
         "string"
     );
+}
+
+#[test]
+fn a_rendering_reads_the_sources_at_each_listing() {
+    let kit = kit();
+    let mut session = kit.session();
+    session.activate(KitGroup::Search);
+    let rendered = Rendered::new(&kit, Provider::Mcp);
+    let names_of = |tools: Value| -> Vec<String> {
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // The toolkit configured again is another toolkit, but the sources are the same: a
+    // tool set found after rendering shows in the rendering as in the toolkit's listing.
+    let kit = kit.with_reset_tools(false);
+    kit.registry()
+        .search
+        .source()
+        .replace(vec![DynamicTool::new("grep", "Grep.", object(json!({})))]);
+    assert_eq!(names(&kit, &session), ["take_note", "lookup", "grep"]);
+    assert_eq!(
+        names_of(rendered.tools_value(&session)),
+        ["reset_tools", "take_note", "lookup", "grep"]
+    );
+    let all = names_of(rendered.all_tools_value());
+    assert!(all.iter().any(|n| n == "grep"), "{all:?}");
+    assert!(!all.iter().any(|n| n == "query"), "{all:?}");
+    assert!(rendered.strictness("grep").is_some());
+    assert_eq!(rendered.strictness("query"), None);
 }
 
 #[test]

@@ -129,7 +129,7 @@ fn input_schema(provider: Provider, tool: &Value) -> &Value {
 fn definitions(provider: Provider) -> Vec<(String, Value)> {
     let kit = trip();
     let all: Value =
-        serde_json::from_str(&Rendered::new(&kit, provider).all_tools_json(&kit)).expect("JSON");
+        serde_json::from_str(&Rendered::new(&kit, provider).all_tools_json()).expect("JSON");
     let tools = match provider {
         Provider::Gemini | Provider::GeminiLegacy => all[0]["functionDeclarations"].clone(),
         _ => all,
@@ -276,7 +276,7 @@ fn renderings_are_deterministic() {
         });
         Provider::ALL
             .iter()
-            .map(|&p| Rendered::new(&kit, p).all_tools_json(&kit).into_owned())
+            .map(|&p| Rendered::new(&kit, p).all_tools_json().into_owned())
             .collect::<Vec<_>>()
     };
     let first = render();

@@ -474,10 +474,10 @@ async fn an_agent_loop_in_the_mask_mode() {
     let kit = kit();
     let openai = Rendered::new(&kit, Provider::OpenAiChat);
     let mut session = kit.session();
-    let tools = openai.all_tools_json(&kit).into_owned();
+    let tools = openai.all_tools_json().into_owned();
     let allowed_names = |session: &Session<Kit>| -> Vec<String> {
         let choice = openai
-            .allowed_tools_value(&kit, session, AllowMode::Auto)
+            .allowed_tools_value(session, AllowMode::Auto)
             .expect("OpenAI has an allow-list");
         choice["allowed_tools"]["tools"]
             .as_array()
@@ -512,7 +512,7 @@ async fn an_agent_loop_in_the_mask_mode() {
     );
     assert_eq!(allowed_names(&session), ["reset_tools", "ping", "search"]);
     assert_eq!(
-        openai.all_tools_json(&kit),
+        openai.all_tools_json(),
         tools,
         "the tool array never changes"
     );

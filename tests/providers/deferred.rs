@@ -85,7 +85,7 @@ async fn play(
 ) -> (Vec<Value>, Vec<Value>, Session<Kit>) {
     let kit = kit();
     let deferred = Deferred::new(&kit, provider, options).expect("a deferred mode");
-    let mut state = deferred.state(&kit);
+    let mut state = deferred.state();
     let mut session = kit.session();
     let first = match provider {
         Provider::OpenAiResponses => {
@@ -116,7 +116,7 @@ async fn play(
         }
         let results = kit.call_batch(&mut session, &turn.calls).await;
         let messages = deferred
-            .result_messages(&kit, &mut state, &session, &turn, &results)
+            .result_messages(&mut state, &session, &turn, turn.calls.iter().zip(&results))
             .expect("ids");
         conversation.extend(messages);
     }
@@ -359,8 +359,8 @@ fn the_fallbacks_are_the_mask_and_the_list_modes() {
     ] {
         let deferred = Deferred::new(&kit, provider, DeferredOptions::default()).expect("deferred");
         let rendered = Rendered::new(&kit, provider);
-        let mut state = deferred.state(&kit);
-        let change = deferred.sync(&kit, &mut state, &session).expect("a change");
+        let mut state = deferred.state();
+        let change = deferred.sync(&mut state, &session).expect("a change");
         assert!(
             change.messages.is_empty() && change.references.is_empty(),
             "{provider}"
@@ -369,21 +369,18 @@ fn the_fallbacks_are_the_mask_and_the_list_modes() {
         assert_eq!(deferred.beta_headers(), &[] as &[&str]);
         if provider == Provider::Mcp {
             assert_eq!(deferred.strategy(), Strategy::List);
-            assert_eq!(
-                deferred.tools_json(&state),
-                rendered.tools_json(&kit, &session)
-            );
+            assert_eq!(deferred.tools_json(&state), rendered.tools_json(&session));
             assert_eq!(deferred.tool_choice_json(&state), None);
         } else {
             assert_eq!(deferred.strategy(), Strategy::Mask);
-            assert_eq!(deferred.tools_json(&state), rendered.all_tools_json(&kit));
+            assert_eq!(deferred.tools_json(&state), rendered.all_tools_json());
             assert_eq!(
                 deferred.tool_choice_json(&state).map(str::to_owned),
-                rendered.allowed_tools_json(&kit, &session, AllowMode::Auto)
+                rendered.allowed_tools_json(&session, AllowMode::Auto)
             );
         }
         assert!(
-            deferred.sync(&kit, &mut state, &session).is_none(),
+            deferred.sync(&mut state, &session).is_none(),
             "{provider}: no change twice"
         );
     }
@@ -459,7 +456,7 @@ async fn namespaces_are_kept_and_replayed() {
         DeferredOptions::default().namespaces(),
     )
     .expect("deferred");
-    let mut state = deferred.state(&kit);
+    let mut state = deferred.state();
     let mut session = kit.session();
     session.activate(KitGroup::Web);
     let output = json!({"output": [
@@ -473,7 +470,7 @@ async fn namespaces_are_kept_and_replayed() {
     assert_eq!(turn.searches[0].execution, "server");
     let results = kit.call_batch(&mut session, &turn.calls).await;
     let messages = deferred
-        .result_messages(&kit, &mut state, &session, &turn, &results)
+        .result_messages(&mut state, &session, &turn, turn.calls.iter().zip(&results))
         .expect("ids");
     assert_eq!(messages[0]["namespace"], "web");
     assert_golden(
@@ -533,10 +530,10 @@ async fn the_transcript_rebuilds_the_state() {
         );
         // A resumed conversation renders what the live one would.
         let deferred = Deferred::new(&kit, provider, DeferredOptions::default()).expect("deferred");
-        let resumed = deferred.resume(&kit, &replayed);
+        let resumed = deferred.resume(&replayed);
         assert_eq!(resumed.active(), &session);
-        let mut live = deferred.state(&kit);
-        deferred.sync(&kit, &mut live, &session);
+        let mut live = deferred.state();
+        deferred.sync(&mut live, &session);
         assert_eq!(
             deferred.tool_choice_json(&resumed),
             deferred.tool_choice_json(&live),

@@ -16,7 +16,7 @@ fn the_list_mode_lists_the_session_s_tools() {
     for provider in Provider::ALL {
         let rendered = Rendered::new(&kit, *provider);
         let listed = |session: &Session<Kit>| {
-            let names = names_in(*provider, &rendered.tools_value(&kit, session));
+            let names = names_in(*provider, &rendered.tools_value(session));
             let expected: Vec<String> = kit
                 .definitions(session)
                 .map(|d| d.name.to_owned())
@@ -32,16 +32,16 @@ fn the_list_mode_lists_the_session_s_tools() {
         );
         // Every group active lists exactly what the mask mode always sends.
         assert_eq!(
-            rendered.tools_json(&kit, &all_active()),
-            rendered.all_tools_json(&kit),
+            rendered.tools_json(&all_active()),
+            rendered.all_tools_json(),
             "{provider}"
         );
         // Listing concatenates pre-rendered pieces into one buffer sized for the whole list:
         // it never grows, so nothing is rendered or reallocated per tool.
-        let listing = rendered.tools_json(&kit, &web);
+        let listing = rendered.tools_json(&web);
         assert_eq!(
             listing.capacity(),
-            rendered.all_tools_json(&kit).len(),
+            rendered.all_tools_json().len(),
             "{provider}"
         );
         // The pre-rendered piece of a tool is what the listing contains.
@@ -56,7 +56,7 @@ fn the_list_envelopes() {
     let ping = |provider| definition(&Rendered::new(&kit, provider), "ping");
     let reset = |provider| definition(&Rendered::new(&kit, provider), "reset_tools");
     assert_eq!(
-        Rendered::new(&kit, Provider::Gemini).tools_value(&kit, &session),
+        Rendered::new(&kit, Provider::Gemini).tools_value(&session),
         json!([{"functionDeclarations": [reset(Provider::Gemini), ping(Provider::Gemini)]}])
     );
     for provider in [
@@ -66,7 +66,7 @@ fn the_list_envelopes() {
         Provider::Mcp,
     ] {
         assert_eq!(
-            Rendered::new(&kit, provider).tools_value(&kit, &session),
+            Rendered::new(&kit, provider).tools_value(&session),
             json!([reset(provider), ping(provider)])
         );
     }
@@ -84,10 +84,10 @@ fn no_tool_at_all() {
     let session = bare.session();
     for provider in Provider::ALL {
         let rendered = Rendered::new(&bare, *provider);
-        assert_eq!(rendered.tools_json(&bare, &session), "[]", "{provider}");
+        assert_eq!(rendered.tools_json(&session), "[]", "{provider}");
     }
     let allowed =
-        |provider, mode| Rendered::new(&bare, provider).allowed_tools_value(&bare, &session, mode);
+        |provider, mode| Rendered::new(&bare, provider).allowed_tools_value(&session, mode);
     assert_eq!(
         allowed(Provider::OpenAiChat, AllowMode::Auto),
         Some(json!("none"))
@@ -108,7 +108,7 @@ fn the_mask_mode_sends_every_tool_and_an_allow_list() {
     let mut session = kit.session();
     session.activate(KitGroup::Data);
     let allowed =
-        |provider, mode| Rendered::new(&kit, provider).allowed_tools_value(&kit, &session, mode);
+        |provider, mode| Rendered::new(&kit, provider).allowed_tools_value(&session, mode);
     let chat_tools = json!([
         {"type": "function", "function": {"name": "reset_tools"}},
         {"type": "function", "function": {"name": "ping"}},
@@ -167,19 +167,42 @@ fn the_mask_mode_sends_every_tool_and_an_allow_list() {
     for provider in Provider::ALL {
         let rendered = Rendered::new(&kit, *provider);
         assert_eq!(
-            names_in(*provider, &rendered.all_tools_value(&kit)),
+            names_in(*provider, &rendered.all_tools_value()),
             ["reset_tools", "ping", "search", "tag", "tree", "numbers"]
         );
     }
 }
 
 #[test]
-#[should_panic(expected = "render them from the toolkit they serve")]
-fn definitions_rendered_from_another_toolkit_are_refused() {
-    let with_reset = kit();
-    let rendered = Rendered::new(&with_reset, Provider::OpenAiChat);
-    let without_reset = kit().with_reset_tools(false);
-    let _ = rendered.tools_json(&without_reset, &without_reset.session());
+fn a_rendering_lists_the_toolkit_it_was_rendered_from() {
+    let hidden = kit().with_reset_tools(false);
+    let kit = kit();
+    let session = kit.session();
+    for provider in Provider::ALL {
+        // Each rendering lists its own toolkit, whichever other toolkit is around.
+        let rendered = Rendered::new(&kit, *provider);
+        assert_eq!(
+            names_in(*provider, &rendered.tools_value(&session)),
+            ["reset_tools", "ping"],
+            "{provider}"
+        );
+        assert_eq!(
+            names_in(
+                *provider,
+                &Rendered::new(&hidden, *provider).tools_value(&session)
+            ),
+            ["ping"],
+            "{provider}"
+        );
+    }
+    // The toolkit configured again is another toolkit: the rendering keeps listing the one
+    // it was rendered from, `reset_tools` included, after that value is gone.
+    let rendered = Rendered::new(&kit, Provider::OpenAiChat);
+    drop(kit.with_reset_tools(false));
+    assert_eq!(
+        names_in(Provider::OpenAiChat, &rendered.tools_value(&session)),
+        ["reset_tools", "ping"]
+    );
 }
 
 #[test]

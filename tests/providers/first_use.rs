@@ -175,17 +175,17 @@ async fn the_list_and_mask_modes_show_the_activated_group_next_turn() {
     ] {
         let rendered = Rendered::new(&kit, provider);
         let mut session = kit.session();
-        let before_list = rendered.tools_json(&kit, &session);
-        let before_mask = rendered.allowed_tools_json(&kit, &session, AllowMode::Auto);
+        let before_list = rendered.tools_json(&session);
+        let before_mask = rendered.allowed_tools_json(&session, AllowMode::Auto);
         assert!(!before_list.contains("\"search\""), "{provider}");
         kit.call(&mut session, "search", r#"{"query": "x"}"#).await;
         // List mode: the next request's tools hold the group's tools.
         assert!(
-            rendered.tools_json(&kit, &session).contains("\"search\""),
+            rendered.tools_json(&session).contains("\"search\""),
             "{provider}"
         );
         // Mask mode: the allow-list lets the model call them.
-        let after_mask = rendered.allowed_tools_json(&kit, &session, AllowMode::Auto);
+        let after_mask = rendered.allowed_tools_json(&session, AllowMode::Auto);
         assert_ne!(before_mask, after_mask, "{provider}");
         assert!(after_mask.unwrap().contains("search"), "{provider}");
     }
@@ -196,16 +196,13 @@ async fn the_deferred_mode_announces_the_activated_group_and_a_transcript_replay
     let kit = first_use_kit();
     for provider in [Provider::Anthropic, Provider::OpenAiResponses] {
         let deferred = Deferred::new(&kit, provider, DeferredOptions::default()).expect("deferred");
-        let mut state = deferred.state(&kit);
+        let mut state = deferred.state();
         let mut session = kit.session();
-        assert!(
-            deferred.sync(&kit, &mut state, &session).is_none(),
-            "{provider}"
-        );
+        assert!(deferred.sync(&mut state, &session).is_none(), "{provider}");
         let result = kit.call(&mut session, "search", r#"{"query": "x"}"#).await;
         assert!(!result.is_error);
         let change = deferred
-            .sync(&kit, &mut state, &session)
+            .sync(&mut state, &session)
             .expect("the activation is a change");
         assert_eq!(change.activated, ["web"], "{provider}");
     }

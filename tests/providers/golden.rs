@@ -13,7 +13,7 @@ fn golden_definitions_of_every_provider() {
         let rendered = Rendered::new(&kit, provider);
         assert_golden(
             &format!("definitions/{}", provider.name()),
-            &rendered.all_tools_json(&kit),
+            &rendered.all_tools_json(),
         );
     }
 }

@@ -6,7 +6,7 @@ use crate::support::*;
 const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 fn mcp_tools<R: Registry>(kit: &Toolkit<R>) -> Value {
-    Rendered::new(kit, Provider::Mcp).all_tools_value(kit)
+    Rendered::new(kit, Provider::Mcp).all_tools_value()
 }
 
 #[test]
@@ -94,11 +94,11 @@ fn no_other_provider_renders_a_schema_keyword() {
         for kit_tools in [
             {
                 let kit = kit();
-                Rendered::new(&kit, provider).all_tools_value(&kit)
+                Rendered::new(&kit, provider).all_tools_value()
             },
             {
                 let kit = zoo::kit();
-                Rendered::new(&kit, provider).all_tools_value(&kit)
+                Rendered::new(&kit, provider).all_tools_value()
             },
         ] {
             assert!(!has_schema_keyword(&kit_tools), "{provider}: {kit_tools}");

@@ -133,11 +133,11 @@ fn gemini_legacy_rules_hold_on_every_schema() {
     for listing in [
         {
             let kit = kit();
-            Rendered::new(&kit, Provider::GeminiLegacy).all_tools_value(&kit)
+            Rendered::new(&kit, Provider::GeminiLegacy).all_tools_value()
         },
         {
             let kit = zoo::kit();
-            Rendered::new(&kit, Provider::GeminiLegacy).all_tools_value(&kit)
+            Rendered::new(&kit, Provider::GeminiLegacy).all_tools_value()
         },
     ] {
         for found in schemas_of(Provider::GeminiLegacy, &listing) {
@@ -190,11 +190,11 @@ fn mcp_schemas_are_object_schemas() {
     for listing in [
         {
             let kit = kit();
-            Rendered::new(&kit, Provider::Mcp).all_tools_value(&kit)
+            Rendered::new(&kit, Provider::Mcp).all_tools_value()
         },
         {
             let kit = zoo::kit();
-            Rendered::new(&kit, Provider::Mcp).all_tools_value(&kit)
+            Rendered::new(&kit, Provider::Mcp).all_tools_value()
         },
     ] {
         for found in schemas_of(Provider::Mcp, &listing) {

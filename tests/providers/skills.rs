@@ -76,12 +76,9 @@ fn the_skill_tools_keep_every_providers_rules_in_both_modes() {
     for provider in Provider::ALL {
         let rendered = Rendered::new(&kit, *provider);
         for (mode, listing) in [
-            ("mask", rendered.all_tools_value(&kit)),
-            ("list", rendered.tools_value(&kit, &kit.session())),
-            (
-                "list, docs active",
-                rendered.tools_value(&kit, &docs_active),
-            ),
+            ("mask", rendered.all_tools_value()),
+            ("list", rendered.tools_value(&kit.session())),
+            ("list, docs active", rendered.tools_value(&docs_active)),
         ] {
             let names = names_in(*provider, &listing);
             assert_eq!(
@@ -131,7 +128,7 @@ fn in_the_deferred_mode_the_skill_tools_stay_eager() {
     let kit = skill_kit();
     let deferred =
         Deferred::new(&kit, Provider::Anthropic, DeferredOptions::default()).expect("deferred");
-    let state = deferred.state(&kit);
+    let state = deferred.state();
     let tools = deferred.tools_value(&state);
     let tools = tools.as_array().unwrap();
     let deferred_of = |name: &str| {

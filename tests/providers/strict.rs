@@ -375,8 +375,8 @@ fn strict_rules_hold_on_every_schema_marked_strict() {
         (Provider::AnthropicStrict, Rules::Anthropic, 19),
     ] {
         let listings = [
-            Rendered::new(&kit, provider).all_tools_value(&kit),
-            Rendered::new(&zoo, provider).all_tools_value(&zoo),
+            Rendered::new(&kit, provider).all_tools_value(),
+            Rendered::new(&zoo, provider).all_tools_value(),
             listing(
                 &Toolkit::new(budget::OptionalKit {
                     optional: budget::Optional,
@@ -460,5 +460,5 @@ fn openai_strict_on_hand_written_schemas() {
 
 /// Every definition of `kit` for `provider`, as the mask mode sends them.
 fn listing<R: toolgroup::Registry>(kit: &Toolkit<R>, provider: Provider) -> serde_json::Value {
-    Rendered::new(kit, provider).all_tools_value(kit)
+    Rendered::new(kit, provider).all_tools_value()
 }

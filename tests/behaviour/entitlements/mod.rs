@@ -209,8 +209,8 @@ async fn every_provider_and_mode_renders_the_principal_s_view() {
         Provider::Mcp,
     ] {
         let rendered = Rendered::new(&reader, provider);
-        let listed = rendered.tools_json(&reader, &session);
-        let masked = rendered.all_tools_json(&reader);
+        let listed = rendered.tools_json(&session);
+        let masked = rendered.all_tools_json();
         for text in [listed.as_str(), &*masked] {
             assert!(text.contains("\"search\""), "{provider:?}");
             for hidden in ["purge", "delete_user", "admin", "Administration"] {
@@ -222,8 +222,8 @@ async fn every_provider_and_mode_renders_the_principal_s_view() {
         }
         if let Ok(deferred) = Deferred::new(&reader, provider, DeferredOptions::default()) {
             deferred_modes += 1;
-            let mut state = deferred.state(&reader);
-            let change = deferred.sync(&reader, &mut state, &session);
+            let mut state = deferred.state();
+            let change = deferred.sync(&mut state, &session);
             let text = format!("{} {change:?}", deferred.tools_json(&state));
             for hidden in ["purge", "delete_user", "admin"] {
                 assert!(
@@ -239,14 +239,58 @@ async fn every_provider_and_mode_renders_the_principal_s_view() {
     );
 }
 
-#[tokio::test]
-#[should_panic(expected = "render them from the toolkit they serve")]
-async fn another_principal_s_rendering_is_refused() {
+/// The names in an MCP tool list (a list of `{"name", ...}` objects).
+fn listed(tools: &Value) -> Vec<String> {
+    tools
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|t| t["name"].as_str().expect("a name").to_owned())
+        .collect()
+}
+
+#[test]
+fn a_rendering_lists_the_view_it_was_rendered_from() {
     let kit = toolkit();
+    let session = Session::all();
     let admin = kit.entitled(&scopes("web:read web:admin admin"));
+    let admin_sees = names(&admin, &session);
+    let admin_all: Vec<&str> = admin.all_definitions().map(|d| d.name).collect();
+    let for_admin = Rendered::new(&admin, Provider::Mcp);
+    let for_reader = Rendered::new(&kit.entitled(&scopes("web:read")), Provider::Mcp);
+    // Neither toolkit value is around any more; the unfiltered one and other principals'
+    // views list other tools at the same positions.
+    drop(admin);
     let reader = kit.entitled(&scopes("web:read"));
-    let rendered = Rendered::new(&admin, Provider::OpenAiChat);
-    let _ = rendered.tools_json(&reader, &Session::all());
+    assert_ne!(names(&reader, &session), admin_sees);
+    assert_ne!(names(&kit, &session), admin_sees);
+
+    assert_eq!(listed(&for_admin.tools_value(&session)), admin_sees);
+    assert_eq!(listed(&for_admin.all_tools_value()), admin_all);
+    assert!(for_admin.strictness("purge").is_some());
+    assert_eq!(
+        listed(&for_reader.tools_value(&session)),
+        names(&reader, &session)
+    );
+    assert_eq!(for_reader.strictness("purge"), None);
+    // A session with only `admin` active: each rendering filters its own view.
+    let mut admin_only = Session::new();
+    admin_only.activate(KitGroup::Admin);
+    assert_eq!(
+        listed(&for_admin.tools_value(&admin_only)),
+        ["reset_tools", "note", "delete_user"]
+    );
+    assert_eq!(
+        listed(&for_reader.tools_value(&admin_only)),
+        ["reset_tools", "note"]
+    );
+    let chat = Rendered::new(&kit.entitled(&scopes("web:read")), Provider::OpenAiChat);
+    let allowed = chat
+        .allowed_tools_value(&session, toolgroup::provider::AllowMode::Auto)
+        .expect("OpenAI has an allow-list")
+        .to_string();
+    assert!(allowed.contains("\"search\""), "{allowed}");
+    assert!(!allowed.contains("purge"), "{allowed}");
 }
 
 #[tokio::test]

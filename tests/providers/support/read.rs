@@ -101,8 +101,8 @@ pub fn every_schema() -> Vec<(String, Value)> {
     }
     for provider in Provider::ALL {
         for listing in [
-            Rendered::new(&kit, *provider).all_tools_value(&kit),
-            Rendered::new(&zoo, *provider).all_tools_value(&zoo),
+            Rendered::new(&kit, *provider).all_tools_value(),
+            Rendered::new(&zoo, *provider).all_tools_value(),
         ] {
             for found in schemas_of(*provider, &listing) {
                 out.push((

@@ -85,7 +85,7 @@
 //! # async fn turn<R: Registry>(kit: &Toolkit<R>, session: &mut toolgroup_core::Session<R>, response: &serde_json::Value)
 //! # -> Result<Vec<serde_json::Value>, Box<dyn std::error::Error>> {
 //! let openai = Rendered::new(kit, Provider::OpenAiChat); // once, at start-up
-//! let tools = openai.tools_value(kit, session);            // the request's `tools`
+//! let tools = openai.tools_value(session);                 // the request's `tools`
 //! # let _ = tools;
 //! let calls = openai.decode_calls(response)?;              // the assistant's message
 //! let results = kit.call_batch(session, &calls).await;

@@ -2,7 +2,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
@@ -16,7 +15,7 @@ use crate::meta::ToolDefinition;
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
-use crate::toolkit::{ToolCall, Toolkit};
+use crate::toolkit::{Core, ToolCall, Toolkit};
 
 /// One pre-rendered tool definition.
 #[derive(Debug, Clone, Copy)]
@@ -44,22 +43,29 @@ struct Entry {
 ///
 /// Build it once per toolkit and provider (at start-up) and share it: listing the tools of a
 /// session concatenates the pre-rendered definitions into one string with one allocation,
-/// and renders nothing anew. It must be used with the toolkit it was built from (or one
-/// built the same way, [entitled](Toolkit::entitled) for the same scopes): the tool
-/// positions are those of [`Toolkit::all_definitions`].
+/// and renders nothing anew.
+///
+/// It holds what it lists: the toolkit's shown tools as they were when it was rendered
+/// (for an [entitled](Toolkit::entitled) toolkit, that principal's view), whether
+/// `reset_tools` is exposed, and the toolkit's skills, so its listings need no toolkit and
+/// always describe the one it was rendered from, whatever becomes of that value (a toolkit
+/// configured again with `with_*` is a new toolkit: render it anew). Tools found at run
+/// time (see [`dynamic`](crate::dynamic)) are the exception, by design: their sources are
+/// shared with the toolkit and read at each listing, exactly as
+/// [`Toolkit::definitions`] reads them, so a new tool set shows in both at once and is
+/// rendered on first use.
 pub struct Rendered<R: Registry> {
     provider: Provider,
     entries: Vec<Entry>,
     index: FxHashMap<&'static str, u32>,
-    has_reset: bool,
-    /// The scopes of the principal whose view was rendered (see `Toolkit::entitled`).
-    held: Option<crate::scope::Scopes>,
+    /// The core the entries were rendered from: the listings read which tools a session
+    /// sees from it, and the entries sit at its positions.
+    core: Arc<Core<R>>,
     /// Every definition, as the mask mode sends it.
     all_json: String,
     /// Tools found at run time, rendered on first use (their definitions are interned, so
     /// the address identifies one).
     found: Mutex<FxHashMap<usize, Arc<Entry>>>,
-    _registry: PhantomData<fn() -> R>,
 }
 
 /// A listed tool: compiled-in (its entry) or found at run time (its definition).
@@ -69,10 +75,12 @@ enum Listed<'a> {
 }
 
 impl<R: Registry> Rendered<R> {
-    /// Render every definition of `toolkit` for `provider`.
+    /// Render every definition of `toolkit` for `provider`; the result lists `toolkit`'s
+    /// tools (see above) and keeps what it needs of it, so `toolkit` need not outlive it.
     pub fn new(toolkit: &Toolkit<R>, provider: Provider) -> Self {
         let format = provider.format();
-        let defs: Vec<&ToolDefinition> = toolkit.compiled_definitions().collect();
+        let core = toolkit.core.clone();
+        let defs: Vec<&ToolDefinition> = core.compiled_definitions().collect();
         let entries: Vec<Entry> = format
             .definitions(&defs)
             .into_iter()
@@ -105,11 +113,9 @@ impl<R: Registry> Rendered<R> {
             provider,
             entries,
             index,
-            has_reset: toolkit.reset_definition().is_some(),
-            held: toolkit.core.held.clone(),
+            core,
             all_json: String::new(),
             found: Mutex::default(),
-            _registry: PhantomData,
         };
         rendered.all_json = rendered.concat((0..rendered.entries.len()).map(Listed::Entry));
         rendered
@@ -135,19 +141,14 @@ impl<R: Registry> Rendered<R> {
         self.entries.iter().map(Entry::view)
     }
 
-    /// Whether the tool `name` of `toolkit` is rendered strict for this provider, and if it
-    /// fell back to non-strict, why: for every tool, those found at run time included (which
+    /// Whether the tool `name` is rendered strict for this provider, and if it fell back to
+    /// non-strict, why: for every tool, those found at run time included (which
     /// [`get`](Self::get) and [`entries`](Self::entries) do not cover).
-    ///
-    /// # Panics
-    ///
-    /// As [`tools_json`](Self::tools_json).
-    pub fn strictness(&self, toolkit: &Toolkit<R>, name: &str) -> Option<Strictness> {
-        self.check(toolkit);
+    pub fn strictness(&self, name: &str) -> Option<Strictness> {
         if let Some(&i) = self.index.get(name) {
             return Some(self.entries[i as usize].strictness.clone());
         }
-        let def = toolkit.definition(name)?;
+        let def = self.core.definition(name)?;
         Some(self.dynamic_entry(def).strictness.clone())
     }
 
@@ -163,36 +164,21 @@ impl<R: Registry> Rendered<R> {
     /// `session`, in the order of [`Toolkit::definitions`], as the JSON of the request's
     /// `tools` field: a list of definitions, for Gemini `[{"functionDeclarations": [...]}]`
     /// (or `[]` when no tool is available).
-    ///
-    /// # Panics
-    ///
-    /// If `toolkit` is not the toolkit these definitions were rendered from (it differs in
-    /// exposing `reset_tools`).
-    pub fn tools_json(&self, toolkit: &Toolkit<R>, session: &Session<R>) -> String {
-        self.check(toolkit);
-        self.concat(toolkit.definitions_indexed(session).map(listed))
+    pub fn tools_json(&self, session: &Session<R>) -> String {
+        self.concat(self.core.definitions_indexed(session).map(listed))
     }
 
     /// [`tools_json`](Self::tools_json) as a JSON value.
-    ///
-    /// # Panics
-    ///
-    /// As [`tools_json`](Self::tools_json).
-    pub fn tools_value(&self, toolkit: &Toolkit<R>, session: &Session<R>) -> Value {
-        parse(&self.tools_json(toolkit, session))
+    pub fn tools_value(&self, session: &Session<R>) -> Value {
+        parse(&self.tools_json(session))
     }
 
     /// The request's tools in the mask mode: every definition, active or not, in the stable
-    /// order of [`Toolkit::all_definitions`]. Rendered once (borrowed) while `toolkit` has no
-    /// tools found at run time; with them, their current definitions are added after the
+    /// order of [`Toolkit::all_definitions`]. Rendered once (borrowed) while the toolkit has
+    /// no tools found at run time; with them, their current definitions are added after the
     /// compiled-in ones. Send it with [`allowed_tools_json`](Self::allowed_tools_json).
-    ///
-    /// # Panics
-    ///
-    /// As [`tools_json`](Self::tools_json).
-    pub fn all_tools_json(&self, toolkit: &Toolkit<R>) -> Cow<'_, str> {
-        self.check(toolkit);
-        let found: Vec<&ToolDefinition> = toolkit.dynamic_definitions().collect();
+    pub fn all_tools_json(&self) -> Cow<'_, str> {
+        let found: Vec<&ToolDefinition> = self.core.dynamic_definitions().collect();
         if found.is_empty() {
             return Cow::Borrowed(&self.all_json);
         }
@@ -206,12 +192,8 @@ impl<R: Registry> Rendered<R> {
     }
 
     /// [`all_tools_json`](Self::all_tools_json) as a JSON value.
-    ///
-    /// # Panics
-    ///
-    /// As [`tools_json`](Self::tools_json).
-    pub fn all_tools_value(&self, toolkit: &Toolkit<R>) -> Value {
-        parse(&self.all_tools_json(toolkit))
+    pub fn all_tools_value(&self) -> Value {
+        parse(&self.all_tools_json())
     }
 
     /// The allow-list of the mask mode: which of [`all_tools_json`](Self::all_tools_json)'s
@@ -231,22 +213,12 @@ impl<R: Registry> Rendered<R> {
     /// `ANY` and `VALIDATED`).
     ///
     /// `None` for Anthropic and MCP, which have no allow-list: use the list mode there.
-    ///
-    /// # Panics
-    ///
-    /// As [`tools_json`](Self::tools_json).
-    pub fn allowed_tools_json(
-        &self,
-        toolkit: &Toolkit<R>,
-        session: &Session<R>,
-        mode: AllowMode,
-    ) -> Option<String> {
-        self.check(toolkit);
+    pub fn allowed_tools_json(&self, session: &Session<R>, mode: AllowMode) -> Option<String> {
         let Envelope { open, close, empty } = self.format().allow_envelope(mode)?;
         let mut out = String::with_capacity(open.len() + close.len() + self.all_allowed_len());
         out.push_str(open);
         let mut any = false;
-        for tool in toolkit.definitions_indexed(session).map(listed) {
+        for tool in self.core.definitions_indexed(session).map(listed) {
             if any {
                 out.push(',');
             }
@@ -264,18 +236,8 @@ impl<R: Registry> Rendered<R> {
     }
 
     /// [`allowed_tools_json`](Self::allowed_tools_json) as a JSON value.
-    ///
-    /// # Panics
-    ///
-    /// As [`tools_json`](Self::tools_json).
-    pub fn allowed_tools_value(
-        &self,
-        toolkit: &Toolkit<R>,
-        session: &Session<R>,
-        mode: AllowMode,
-    ) -> Option<Value> {
-        self.allowed_tools_json(toolkit, session, mode)
-            .map(|s| parse(&s))
+    pub fn allowed_tools_value(&self, session: &Session<R>, mode: AllowMode) -> Option<Value> {
+        self.allowed_tools_json(session, mode).map(|s| parse(&s))
     }
 
     /// The tool calls of a provider response: [`Provider::decode_calls`] for this provider.
@@ -398,27 +360,6 @@ impl<R: Registry> Rendered<R> {
 
     fn format(&self) -> &'static dyn Format {
         self.provider.format()
-    }
-
-    fn check(&self, toolkit: &Toolkit<R>) {
-        assert_eq!(
-            self.has_reset,
-            toolkit.reset_definition().is_some(),
-            "these definitions were rendered from a toolkit that {} `reset_tools`, and are used with one that {}: render them from the toolkit they serve",
-            if self.has_reset { "exposes" } else { "hides" },
-            if self.has_reset {
-                "hides it"
-            } else {
-                "exposes it"
-            },
-        );
-        // Another principal's view lists other tools at the same positions.
-        assert!(
-            self.held == toolkit.core.held,
-            "these definitions were rendered from the view of a principal holding {:?}, and are used with one for {:?}: render them from the toolkit they serve (`Toolkit::entitled`)",
-            self.held,
-            toolkit.core.held,
-        );
     }
 
     fn all_allowed_len(&self) -> usize {

@@ -108,7 +108,7 @@ impl ScriptedModel {
         let mut mode = Mode::new(toolkit, self.provider, self.delivery)?;
         let mut transcript = Transcript::default();
         if let Mode::Deferred(deferred, state) = &mut mode
-            && let Some(change) = deferred.sync(toolkit, state, session)
+            && let Some(change) = deferred.sync(state, session)
         {
             transcript.messages.extend(change.messages);
         }
@@ -161,7 +161,7 @@ impl ScriptedModel {
             let results = toolkit.call_batch(session, &calls).await;
             let encoded = match (&mut mode, decoded) {
                 (Mode::Deferred(deferred, state), Some(turn)) => {
-                    deferred.result_messages(toolkit, state, session, &turn, &results)
+                    deferred.result_messages(state, session, &turn, turn.calls.iter().zip(&results))
                 }
                 (Mode::Deferred(deferred, state), None) => {
                     // MCP's calls, each decoded from its own request; its list strategy has
@@ -169,7 +169,7 @@ impl ScriptedModel {
                     let messages = deferred
                         .rendered()
                         .result_messages(calls.iter().zip(&results));
-                    deferred.sync(toolkit, state, session);
+                    deferred.sync(state, session);
                     messages
                 }
                 (Mode::List(rendered) | Mode::Mask(rendered), _) => {
@@ -213,7 +213,7 @@ impl<R: Registry> Mode<R> {
             Delivery::Mask => {
                 let rendered = Rendered::new(toolkit, provider);
                 if rendered
-                    .allowed_tools_json(toolkit, &toolkit.session(), AllowMode::Auto)
+                    .allowed_tools_json(&toolkit.session(), AllowMode::Auto)
                     .is_none()
                 {
                     return Err(PlayError::NoAllowList(provider));
@@ -223,7 +223,7 @@ impl<R: Registry> Mode<R> {
             Delivery::Deferred(options) => {
                 let deferred =
                     Deferred::new(toolkit, provider, options).map_err(PlayError::Deferred)?;
-                let state = deferred.state(toolkit);
+                let state = deferred.state();
                 Mode::Deferred(Box::new(deferred), state)
             }
         })
@@ -233,13 +233,13 @@ impl<R: Registry> Mode<R> {
     fn request(&self, toolkit: &Toolkit<R>, session: &Session<R>) -> (Vec<String>, Vec<String>) {
         match self {
             Mode::List(rendered) => {
-                let tools = shapes::tool_names(&rendered.tools_value(toolkit, session));
+                let tools = shapes::tool_names(&rendered.tools_value(session));
                 (tools.clone(), tools)
             }
             Mode::Mask(rendered) => {
-                let tools = shapes::tool_names(&rendered.all_tools_value(toolkit));
+                let tools = shapes::tool_names(&rendered.all_tools_value());
                 let choice = rendered
-                    .allowed_tools_value(toolkit, session, AllowMode::Auto)
+                    .allowed_tools_value(session, AllowMode::Auto)
                     .unwrap_or_default();
                 (tools, shapes::allowed_names(&choice))
             }

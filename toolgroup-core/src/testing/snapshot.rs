@@ -28,8 +28,8 @@ pub fn rendered_definitions<R: Registry>(
 ) -> String {
     let rendered = Rendered::new(toolkit, provider);
     let tools = match session {
-        Some(session) => rendered.tools_value(toolkit, session),
-        None => rendered.all_tools_value(toolkit),
+        Some(session) => rendered.tools_value(session),
+        None => rendered.all_tools_value(),
     };
     let mut items: Vec<(String, Value)> = Vec::new();
     for item in tools.as_array().into_iter().flatten() {

@@ -124,6 +124,7 @@ impl<R: Registry> Core<R> {
             tools,
             slots,
             reset: crate::reset::definition(R::GROUPS, &switchable),
+            expose_reset: self.expose_reset,
             names: self.names.restricted(missing),
             dynamic: self
                 .dynamic
@@ -248,7 +249,6 @@ impl<R: Registry> Toolkit<R> {
             core,
             full: self.full.clone(),
             held: Some(held.clone()),
-            expose_reset: self.expose_reset,
             default_timeout: self.default_timeout,
             policy: self.policy.clone(),
             pipeline: self.pipeline.as_ref().map(|service| {

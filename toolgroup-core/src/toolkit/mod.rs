@@ -91,6 +91,9 @@ pub(crate) struct Core<R: Registry> {
     /// Parallel to `tools`.
     pub(crate) slots: Vec<Slot>,
     pub(crate) reset: Option<ToolDefinition>,
+    /// Whether `reset` is shown to the model ([`Toolkit::with_reset_tools`]): kept in the core
+    /// so that the core alone says what is listed (a provider rendering holds the core).
+    pub(crate) expose_reset: bool,
     /// Switchable group names, in slot order, indexed by name.
     pub(crate) names: reset::GroupNames,
     /// The groups whose tools are found at run time, in declaration order.
@@ -116,6 +119,7 @@ impl<R: Registry> Clone for Core<R> {
             tools: self.tools.clone(),
             slots: self.slots.clone(),
             reset: self.reset.clone(),
+            expose_reset: self.expose_reset,
             names: self.names.clone(),
             dynamic: self.dynamic.clone(),
             dynamic_cache: Mutex::new(
@@ -231,7 +235,6 @@ pub struct Toolkit<R: Registry> {
     pub(crate) full: Arc<Core<R>>,
     /// The scopes the principal holds ([`Toolkit::entitled`]); `None`: none given.
     pub(crate) held: Option<crate::scope::Scopes>,
-    pub(crate) expose_reset: bool,
     pub(crate) default_timeout: Option<Duration>,
     pub(crate) policy: Option<Arc<dyn Policy>>,
     /// The layered service; `None` without layers (calls then skip the tower machinery).
@@ -289,6 +292,7 @@ impl<R: Registry> Toolkit<R> {
             tools,
             slots,
             reset,
+            expose_reset: true,
             names,
             dynamic,
             dynamic_cache: Mutex::new(None),
@@ -301,7 +305,6 @@ impl<R: Registry> Toolkit<R> {
             core: full.clone(),
             full,
             held: None,
-            expose_reset: true,
             default_timeout: None,
             policy: None,
             pipeline: None,
@@ -320,9 +323,11 @@ impl<R: Registry> Toolkit<R> {
     /// `reset_tools` is an unknown tool.
     #[must_use]
     pub fn with_reset_tools(mut self, expose: bool) -> Self {
-        self.expose_reset = expose;
-        // The skill tools' answers name `reset_tools` only while the model can call it.
-        self.configure(|core| core.skills.hide_reset = !expose);
+        self.configure(|core| {
+            core.expose_reset = expose;
+            // The skill tools' answers name `reset_tools` only while the model can call it.
+            core.skills.hide_reset = !expose;
+        });
         self
     }
 

@@ -156,7 +156,7 @@ impl<R: Registry> Toolkit<R> {
             });
         }
         if let Some((target, definition)) = self.skill_target(name) {
-            let shown = self.skill_defs(session);
+            let shown = self.core.skill_defs(session);
             let available = match target {
                 Target::Skill => shown.skill.is_some(),
                 _ => shown.file.is_some(),

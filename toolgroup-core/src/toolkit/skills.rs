@@ -11,8 +11,8 @@ use crate::skill::{
     READ_SKILL_FILE, SKILL_TOOL, SkillDir, SkillDirError, SkillId, SkillInfo, UnknownSkill, text,
 };
 
-use super::Toolkit;
 use super::run::Target;
+use super::{Core, Toolkit};
 
 impl<R: Registry> Toolkit<R> {
     /// Every skill of the toolkit, basic groups' first, then groups in declaration order.
@@ -151,15 +151,22 @@ impl<R: Registry> Toolkit<R> {
         Ok(self)
     }
 
-    /// The builtin definitions `session` is shown.
-    pub(crate) fn skill_defs(&self, session: &Session<R>) -> Defs {
-        self.core.skills.defs(session.bits().as_ref())
-    }
-
     /// `Skill` or `read_skill_file`, if the toolkit has skills: the target and the definition
     /// that names every skill.
     pub(crate) fn skill_target(&self, name: &str) -> Option<(Target, &'static ToolDefinition)> {
-        let all = self.core.skills.all;
+        self.core.skill_target(name)
+    }
+}
+
+impl<R: Registry> Core<R> {
+    /// The builtin definitions `session` is shown.
+    pub(crate) fn skill_defs(&self, session: &Session<R>) -> Defs {
+        self.skills.defs(session.bits().as_ref())
+    }
+
+    /// [`Toolkit::skill_target`].
+    pub(crate) fn skill_target(&self, name: &str) -> Option<(Target, &'static ToolDefinition)> {
+        let all = self.skills.all;
         match name {
             SKILL_TOOL => all.skill.map(|d| (Target::Skill, d)),
             READ_SKILL_FILE => all.file.map(|d| (Target::SkillFile, d)),

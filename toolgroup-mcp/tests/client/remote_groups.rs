@@ -279,7 +279,7 @@ async fn a_local_group_and_the_project_server_as_a_group() {
     // Refusing calls of inactive groups: the front's session must switch `python` on first.
     let server = McpServer::new(kit, Mode::Mask).with_first_use_activation(false);
     let rendered = Rendered::new(server.toolkit(), Provider::Mcp);
-    let all = rendered.all_tools_value(server.toolkit());
+    let all = rendered.all_tools_value();
     assert!(
         all.as_array()
             .unwrap()

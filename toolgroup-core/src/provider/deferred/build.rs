@@ -35,7 +35,7 @@ pub(super) fn build<R: Registry>(
     strategy: Strategy,
 ) -> Result<Built, DeferredError> {
     let names = &toolkit.core.names.names;
-    let all = rendered.all_tools_value(toolkit);
+    let all = rendered.all_tools_value();
     let instructions = R::SWITCHABLE
         .iter()
         .map(|&g| (R::GROUPS[g].name, R::GROUPS[g].instructions))
@@ -113,7 +113,7 @@ pub(super) fn build<R: Registry>(
             defs.push(json!({ "type": "tool_search" }));
             Value::Array(defs).to_string()
         }
-        Strategy::Mask => rendered.all_tools_json(toolkit).into_owned(),
+        Strategy::Mask => rendered.all_tools_json().into_owned(),
         Strategy::List => String::new(),
     };
     let names = &toolkit.core.names;

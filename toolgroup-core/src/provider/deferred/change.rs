@@ -155,14 +155,13 @@ fn announcement(built: &Built, on: &[usize], off: &[usize]) -> String {
 /// them.
 pub(super) fn attach_references(
     messages: &mut [Value],
-    calls: &[ToolCall],
-    results: &[CallResult],
+    answered: &[(&ToolCall, &CallResult)],
     references: &[Value],
 ) -> bool {
     if references.is_empty() {
         return true;
     }
-    let pairs = || calls.iter().zip(results);
+    let pairs = || answered.iter().copied();
     let Some(id) = pairs()
         .rfind(|(c, r)| c.tool == RESET_TOOLS && !r.is_error)
         .or_else(|| pairs().next_back())

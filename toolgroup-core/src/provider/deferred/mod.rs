@@ -40,7 +40,7 @@ use super::{MissingCallId, Provider};
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
-use crate::toolkit::Toolkit;
+use crate::toolkit::{ToolCall, Toolkit};
 
 pub use change::Change;
 pub use decode::{DeferredDecodeError, ToolSearchCall, Turn};
@@ -152,9 +152,10 @@ pub struct Deferred<R: Registry> {
 }
 
 impl<R: Registry> Deferred<R> {
-    /// Render `toolkit`'s stable tool array for `provider`. The tools found at run time are
-    /// those `toolkit` lists now: build a new `Deferred` when they change (the one change of
-    /// the tool array that breaks the cache).
+    /// Render `toolkit`'s stable tool array for `provider`. Like [`Rendered`], the result
+    /// holds what it needs of `toolkit` (its methods take no toolkit). The tools found at run
+    /// time are those `toolkit` lists now: build a new `Deferred` when they change (the one
+    /// change of the tool array that breaks the cache).
     ///
     /// # Errors
     ///
@@ -235,50 +236,36 @@ impl<R: Registry> Deferred<R> {
     /// `session` has active groups, the first [`sync`](Self::sync) (or
     /// [`result_messages`](Self::result_messages)) delivers them as a change; call `sync` with
     /// an empty state's conversation after the first user message to announce them at once.
-    pub fn state(&self, toolkit: &Toolkit<R>) -> DeferredState<R> {
-        self.state_of(toolkit, Session::new(), Session::new())
+    pub fn state(&self) -> DeferredState<R> {
+        self.state_of(Session::new(), Session::new())
     }
 
     /// The state of a conversation resumed from its transcript (see
     /// [`transcript`](super::transcript)): the groups it left active, and those whose
     /// definitions it already holds.
-    pub fn resume(
-        &self,
-        toolkit: &Toolkit<R>,
-        replayed: &super::transcript::Replayed<R>,
-    ) -> DeferredState<R> {
-        self.state_of(toolkit, replayed.session, replayed.loaded)
+    pub fn resume(&self, replayed: &super::transcript::Replayed<R>) -> DeferredState<R> {
+        self.state_of(replayed.session, replayed.loaded)
     }
 
-    fn state_of(
-        &self,
-        toolkit: &Toolkit<R>,
-        active: Session<R>,
-        loaded: Session<R>,
-    ) -> DeferredState<R> {
+    fn state_of(&self, active: Session<R>, loaded: Session<R>) -> DeferredState<R> {
         let mut state = DeferredState {
             active,
             loaded,
             choice: None,
             listed: None,
         };
-        self.refresh(toolkit, &mut state);
+        self.refresh(&mut state);
         state
     }
 
     /// Bring `state` to `session`: the change to deliver (`None` when the active groups are
     /// those the model was last told). The state is updated as if the change were delivered;
     /// [`result_messages`](Self::result_messages) places it for you.
-    pub fn sync(
-        &self,
-        toolkit: &Toolkit<R>,
-        state: &mut DeferredState<R>,
-        session: &Session<R>,
-    ) -> Option<Change> {
+    pub fn sync(&self, state: &mut DeferredState<R>, session: &Session<R>) -> Option<Change> {
         let change = change::between::<R>(&self.built, self.strategy, state, session)?;
         state.active = *session;
         change::mark_loaded(&mut state.loaded, &change);
-        self.refresh(toolkit, state);
+        self.refresh(state);
         Some(change)
     }
 
@@ -293,44 +280,35 @@ impl<R: Registry> Deferred<R> {
         decode::decode(self.provider(), payload)
     }
 
-    /// What to append to the conversation after a turn: the results (as
-    /// [`Rendered::result_messages`]), with the namespaces of OpenAI Responses calls
-    /// replayed on their outputs, then the change to `session` (the state after the turn's
-    /// calls) in the provider's own shape, placed after the results (never between a call
-    /// and its result). With [`Strategy::AnthropicToolReferences`] the `tool_reference` blocks
-    /// join the result of the turn's last accepted `reset_tools` call (or its last result);
-    /// a turn without results keeps them for the next one.
+    /// What to append to the conversation after a turn: the `answered` calls with their
+    /// results (as [`Rendered::result_messages`], in call order:
+    /// `turn.calls.iter().zip(&results)`), with the namespaces `turn` decoded for OpenAI
+    /// Responses calls replayed on their outputs (matched by call id), then the change to
+    /// `session` (the state after the turn's calls) in the provider's own shape, placed after
+    /// the results (never between a call and its result). With
+    /// [`Strategy::AnthropicToolReferences`] the `tool_reference` blocks join the result of
+    /// the last accepted `reset_tools` call (or the last result); a turn without results
+    /// keeps them for the next one.
     ///
     /// # Errors
     ///
     /// [`MissingCallId`] when the provider needs a call's id and it has none.
-    ///
-    /// # Panics
-    ///
-    /// If `turn`'s calls and `results` differ in length.
-    pub fn result_messages(
+    pub fn result_messages<'c>(
         &self,
-        toolkit: &Toolkit<R>,
         state: &mut DeferredState<R>,
         session: &Session<R>,
         turn: &Turn,
-        results: &[CallResult],
+        answered: impl IntoIterator<Item = (&'c ToolCall, &'c CallResult)>,
     ) -> Result<Vec<Value>, MissingCallId> {
-        assert_eq!(
-            turn.calls.len(),
-            results.len(),
-            "result_messages pairs each call of the turn with its result: give as many results as calls"
-        );
-        let mut messages = self
-            .rendered
-            .result_messages(turn.calls.iter().zip(results))?;
+        let answered: Vec<(&ToolCall, &CallResult)> = answered.into_iter().collect();
+        let mut messages = self.rendered.result_messages(answered.iter().copied())?;
         decode::replay_namespaces(self.provider(), turn, &mut messages);
         let loaded_before = state.loaded;
-        let Some(change) = self.sync(toolkit, state, session) else {
+        let Some(change) = self.sync(state, session) else {
             return Ok(messages);
         };
         if self.strategy == Strategy::AnthropicToolReferences {
-            if !change::attach_references(&mut messages, &turn.calls, results, &change.references) {
+            if !change::attach_references(&mut messages, &answered, &change.references) {
                 // Nowhere to put them: deliver them with the next turn's results.
                 state.loaded = loaded_before;
             }
@@ -341,15 +319,15 @@ impl<R: Registry> Deferred<R> {
     }
 
     /// Rebuild the per-state strings (the allow-list, the listed tools) after a change.
-    fn refresh(&self, toolkit: &Toolkit<R>, state: &mut DeferredState<R>) {
+    fn refresh(&self, state: &mut DeferredState<R>) {
         state.choice = match self.strategy {
-            Strategy::ResponsesAdditionalTools | Strategy::Mask => self
-                .rendered
-                .allowed_tools_json(toolkit, &state.active, self.allow),
+            Strategy::ResponsesAdditionalTools | Strategy::Mask => {
+                self.rendered.allowed_tools_json(&state.active, self.allow)
+            }
             _ => None,
         };
-        state.listed = (self.strategy == Strategy::List)
-            .then(|| self.rendered.tools_json(toolkit, &state.active));
+        state.listed =
+            (self.strategy == Strategy::List).then(|| self.rendered.tools_json(&state.active));
     }
 }
 
