@@ -273,6 +273,7 @@ mod logging;
 mod selection;
 mod skills;
 mod store;
+mod telemetry;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
@@ -301,6 +302,7 @@ pub use rmcp;
 #[cfg(feature = "redis")]
 pub use store::RedisStore;
 pub use store::{GroupStore, MemoryStore, StoreError};
+pub use telemetry::METRICS_TARGET;
 
 /// The `_meta` key of a tool's group in `tools/list`, and of a skill's group in
 /// `skills/list`, `skills/get` and `resources/list`.

@@ -13,11 +13,15 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 use toolgroup_core::CallResult;
 
+use tracing::Instrument as _;
+
 use super::connection::{Connection, Inner};
 use super::convert;
 use super::error::seconds;
 use super::list::RemoteTool;
 use super::options::OnRemoteProgress;
+use super::server::Endpoint;
+use crate::telemetry::client::{ClientCall, Ending, Peer};
 
 /// A sent request: unless [`finish`](Self::finish)ed, dropping it sends
 /// `notifications/cancelled` (on its own task, so that the caller returns at once: after a
@@ -83,10 +87,61 @@ impl Inner {
         cancel: &CancellationToken,
         progress: Option<OnRemoteProgress<'_>>,
     ) -> CallResult {
+        let traced = ClientCall::open(names.remote, self.peer(conn));
+        let Some(traced) = traced else {
+            return self
+                .send_traced(conn, names, arguments, timeout, cancel, progress, None)
+                .await;
+        };
+        let span = traced.span().clone();
+        self.send_traced(
+            conn,
+            names,
+            arguments,
+            timeout,
+            cancel,
+            progress,
+            Some(traced),
+        )
+        .instrument(span)
+        .await
+    }
+
+    /// What the client span says of the server.
+    fn peer(&self, conn: &Connection) -> Peer<'_> {
+        let url = match &self.server.endpoint {
+            Endpoint::Http { url, .. } => Some(url.as_str()),
+            Endpoint::Stdio { .. } => None,
+        };
+        Peer {
+            transport: if url.is_some() { "tcp" } else { "pipe" },
+            url,
+            protocol: conn
+                .service
+                .peer()
+                .peer_info()
+                .map(|info| info.protocol_version.as_str().to_owned()),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn send_traced(
+        &self,
+        conn: &Arc<Connection>,
+        names: Names<'_>,
+        arguments: Map<String, Value>,
+        timeout: Duration,
+        cancel: &CancellationToken,
+        progress: Option<OnRemoteProgress<'_>>,
+        traced: Option<ClientCall>,
+    ) -> CallResult {
         let name = names.shown;
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
-            CallToolRequestParams::new(names.remote.to_owned()).with_arguments(arguments),
-        ));
+        let mut params =
+            CallToolRequestParams::new(names.remote.to_owned()).with_arguments(arguments);
+        if let Some(traced) = &traced {
+            traced.inject(&mut params);
+        }
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let handle = match conn
             .service
             .peer()
@@ -94,8 +149,16 @@ impl Inner {
             .await
         {
             Ok(handle) => handle,
-            Err(e) => return self.failed(conn, name, e, false).await,
+            Err(e) => {
+                if let Some(traced) = traced {
+                    traced.finish(Ending::Failed(failure_kind(&e)));
+                }
+                return self.failed(conn, name, e, false).await;
+            }
         };
+        if let Some(traced) = &traced {
+            traced.sent(&handle.id);
+        }
         // Subscribed even without an observer, so that this call's reports do not linger
         // among the early ones.
         let mut receiver = conn.progress.subscribe(&handle.progress_token);
@@ -127,6 +190,23 @@ impl Inner {
         // as the connection reads them, in wire order).
         while let Ok(p) = receiver.try_recv() {
             report(p);
+        }
+        if let Some(traced) = traced {
+            traced.finish(match &outcome {
+                Outcome::Response(response) => match &**response {
+                    Ok(ServerResult::CallToolResult(result)) => Ending::Answered {
+                        is_error: result.is_error == Some(true),
+                    },
+                    Ok(_) => Ending::Answered { is_error: false },
+                    Err(ServiceError::McpError(e)) => Ending::Refused {
+                        code: e.code.0,
+                        message: &e.message,
+                    },
+                    Err(e) => Ending::Failed(failure_kind(e)),
+                },
+                Outcome::Cancelled => Ending::Failed("cancelled"),
+                Outcome::TimedOut => Ending::Failed("timeout"),
+            });
         }
         match outcome {
             Outcome::Response(response) => {
@@ -193,6 +273,16 @@ impl Inner {
                 crate::echo(&other.to_string(), 300)
             )),
         }
+    }
+}
+
+/// `error.type` of a request that got no answer.
+fn failure_kind(error: &ServiceError) -> &'static str {
+    match error {
+        ServiceError::TransportSend(_) | ServiceError::TransportClosed => "transport_closed",
+        ServiceError::Cancelled { .. } => "cancelled",
+        ServiceError::Timeout { .. } => "timeout",
+        _ => "_OTHER",
     }
 }
 

@@ -11,10 +11,10 @@ use serde_json::Value;
 use toolgroup_core::context::Progress;
 use toolgroup_core::{CallContext, CallResult, Registry, Resolved, Session, ToolKind, Toolkit};
 
-use super::{McpHandler, Place};
+use super::{Handler, Place};
 use crate::Mode;
 
-impl<R: Registry> McpHandler<R> {
+impl<R: Registry> Handler<R> {
     /// `-32602` for a name that is no tool this request's client was shown, with a
     /// did-you-mean and the tools it was shown.
     pub(super) fn unknown_tool(
@@ -205,7 +205,9 @@ pub(super) async fn forward_call<R: Registry>(
             drop(cx);
             result
         };
-        return tokio::join!(call, logs).0;
+        let result = tokio::join!(call, logs).0;
+        crate::telemetry::note_outcome(&ctx.extensions, result.outcome());
+        return result;
     };
     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
     cx = cx.on_progress(move |event| {
@@ -242,6 +244,7 @@ pub(super) async fn forward_call<R: Registry>(
         result
     };
     let (result, (), ()) = tokio::join!(call, forward, logs);
+    crate::telemetry::note_outcome(&ctx.extensions, result.outcome());
     result
 }
 

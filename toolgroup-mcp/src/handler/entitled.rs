@@ -7,7 +7,7 @@ use rmcp::service::RequestContext;
 use serde_json::Value;
 use toolgroup_core::{Registry, Session, Toolkit};
 
-use super::McpHandler;
+use super::Handler;
 use super::call::forward_call;
 
 /// The toolkit as one request's principal is entitled to it: the server's own for a request
@@ -39,7 +39,7 @@ pub(crate) fn has_principal(ctx: &RequestContext<RoleServer>) -> bool {
     false
 }
 
-impl<R: Registry> McpHandler<R> {
+impl<R: Registry> Handler<R> {
     /// The toolkit's own answer to a call of a tool the principal may not use: an error
     /// result naming the missing scopes (the tool does not run).
     pub(super) async fn refused_for_scopes(

@@ -14,10 +14,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value, json};
 use toolgroup_core::meta::GroupInfo;
-use toolgroup_core::{Registry, Session, ToolDefinition, ToolKind, Toolkit};
+use toolgroup_core::{CallOutcome, Registry, Session, ToolDefinition, ToolKind, Toolkit};
 
 use super::call::forward_call;
-use super::{McpHandler, is_2026_or_later};
+use super::{Handler, is_2026_or_later};
 use crate::group_names::wire_name;
 use crate::{GROUP_META_KEY, Mode, Shared};
 
@@ -102,7 +102,7 @@ fn hinted(result: &mut Map<String, Value>, modern: bool, ttl_ms: u64, scope: Cac
     }
 }
 
-impl<R: Registry> McpHandler<R> {
+impl<R: Registry> Handler<R> {
     /// Whether this request is served the view of a client of the groups extension: the
     /// switchable groups' tools scoped (in `groups/get`, callable without activation).
     pub(super) fn scoped(&self, ctx: &RequestContext<RoleServer>) -> bool {
@@ -144,7 +144,10 @@ impl<R: Registry> McpHandler<R> {
         let mut session = Session::<R>::all();
         match toolkit.resolve(&session, name) {
             Some(resolved) if resolved.kind() != ToolKind::ResetTools => {}
-            _ => return Err(self.scoped_unknown(toolkit, name)),
+            _ => {
+                crate::telemetry::note_outcome(&ctx.extensions, CallOutcome::UnknownTool);
+                return Err(self.scoped_unknown(toolkit, name));
+            }
         }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let result = forward_call(toolkit, &mut session, name, &arguments, ctx, false).await;

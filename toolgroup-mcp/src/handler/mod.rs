@@ -3,6 +3,7 @@
 mod call;
 mod entitled;
 mod extension;
+mod service;
 mod skills;
 
 use std::borrow::Cow;
@@ -20,18 +21,20 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{
-    CallResult, Content, Registry, Session, ToolCall, ToolDefinition, ToolKind, Toolkit,
+    CallOutcome, CallResult, Content, Registry, Session, ToolCall, ToolDefinition, ToolKind,
+    Toolkit,
 };
 
 use crate::{Mode, Shared, StoreError, group_instructions};
 
 use self::call::{forward_call, tools_call_problem};
 use self::entitled::has_principal;
+pub use self::service::McpHandler;
 
-/// The MCP server of one connection: an rmcp [`ServerHandler`] built by
-/// [`McpServer::handler`](crate::McpServer::handler). Holds the connection's active set
-/// (stdio, HTTP protocol sessions); stateless HTTP requests use the server's store.
-pub struct McpHandler<R: Registry> {
+/// The rmcp [`ServerHandler`] of one connection, served inside
+/// [`McpHandler`](crate::McpHandler)'s telemetry. Holds the connection's active set (stdio,
+/// HTTP protocol sessions); stateless HTTP requests use the server's store.
+pub(crate) struct Handler<R: Registry> {
     shared: Arc<Shared<R>>,
     /// The connection's active set (mask and list modes), read by every call.
     local: Arc<std::sync::Mutex<Session<R>>>,
@@ -44,9 +47,9 @@ pub struct McpHandler<R: Registry> {
     log_level: Arc<crate::logging::ClientLogLevel>,
 }
 
-impl<R: Registry> Clone for McpHandler<R> {
+impl<R: Registry> Clone for Handler<R> {
     fn clone(&self) -> Self {
-        McpHandler {
+        Handler {
             shared: self.shared.clone(),
             local: self.local.clone(),
             reset_gate: self.reset_gate.clone(),
@@ -56,9 +59,9 @@ impl<R: Registry> Clone for McpHandler<R> {
     }
 }
 
-impl<R: Registry> std::fmt::Debug for McpHandler<R> {
+impl<R: Registry> std::fmt::Debug for Handler<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("McpHandler")
+        f.debug_struct("Handler")
             .field("mode", &self.shared.mode)
             .finish_non_exhaustive()
     }
@@ -83,13 +86,13 @@ fn is_2026_or_later(ctx: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
-impl<R: Registry> McpHandler<R> {
+impl<R: Registry> Handler<R> {
     pub(crate) fn new(shared: Arc<Shared<R>>, groups: Session<R>) -> Self {
         let (local, fixed) = match shared.mode {
             Mode::Selected => (Session::new(), groups),
             _ => (groups, Session::new()),
         };
-        McpHandler {
+        Handler {
             shared,
             local: Arc::new(std::sync::Mutex::new(local)),
             reset_gate: Arc::new(tokio::sync::Mutex::new(())),
@@ -374,7 +377,7 @@ impl<R: Registry> McpHandler<R> {
     }
 }
 
-impl<R: Registry> ServerHandler for McpHandler<R> {
+impl<R: Registry> ServerHandler for Handler<R> {
     fn get_info(&self) -> ServerConfig {
         match self.shared.mode {
             Mode::Selected => self.info(Mode::Selected, Some(&self.fixed)),
@@ -555,6 +558,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
             let Some(resolved) =
                 resolved.filter(|r| r.is_available() && r.kind() != ToolKind::ResetTools)
             else {
+                crate::telemetry::note_outcome(&context.extensions, CallOutcome::UnknownTool);
                 return Err(self.unknown_tool(toolkit, name, mode, selection));
             };
             let mut session = *selection;
@@ -570,6 +574,7 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
         }
         let Some(resolved) = resolved else {
             let session = self.load(&place).await.unwrap_or_default();
+            crate::telemetry::note_outcome(&context.extensions, CallOutcome::UnknownTool);
             return Err(self.unknown_tool(toolkit, name, mode, &session));
         };
 

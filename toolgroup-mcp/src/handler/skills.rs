@@ -15,7 +15,7 @@ use toolgroup_core::skill::SkillInfo;
 
 use super::entitled::has_principal;
 use super::extension::is_switchable;
-use super::{McpHandler, is_2026_or_later};
+use super::{Handler, is_2026_or_later};
 
 /// `-32602` for a cursor: every list of this server is one page and gives none.
 pub(super) fn refuse_cursor(
@@ -56,7 +56,7 @@ macro_rules! hinted {
     }};
 }
 
-impl<R: Registry> McpHandler<R> {
+impl<R: Registry> Handler<R> {
     /// `-32601` for the method `M` unless the toolkit has skills: without them the server
     /// declares neither the skills extension nor `resources` (what rmcp's own default answers
     /// for an undeclared `resources/templates/list`).
