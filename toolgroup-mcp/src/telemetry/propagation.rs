@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use opentelemetry::propagation::{
     Extractor, Injector, TextMapCompositePropagator, TextMapPropagator,
 };
+use opentelemetry::Context;
 use opentelemetry::trace::TraceContextExt as _;
 use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
 use rmcp::model::MetaObject;
@@ -76,7 +77,9 @@ pub(crate) fn adopt_remote_parent(span: &Span, meta: &MetaObject) {
     if span.is_disabled() || meta.get("traceparent").is_none() {
         return;
     }
-    let parent = PROPAGATOR.extract(&MetaExtractor(meta));
+    // From an empty context: `extract` starts from the current one, the span this request's
+    // task runs in, which a malformed value would then make the parent.
+    let parent = PROPAGATOR.extract_with_context(&Context::new(), &MetaExtractor(meta));
     if parent.span().span_context().is_valid() {
         // Only fails without a `tracing-opentelemetry` layer, where there is no trace to join.
         let _ = span.set_parent(parent);

@@ -255,8 +255,8 @@ async fn errors_carry_the_conventions_error_type_and_status() {
     assert!(description.contains("unknown tool"), "{description}");
 
     // Requests other than calls have spans too, named by their method.
-    let list = spans.iter().find(|s| s.name == "tools/list");
-    assert!(list.is_some_and(|s| s.span_kind == SpanKind::Server));
+    let initialize = spans.iter().find(|s| s.name == "initialize");
+    assert!(initialize.is_some_and(|s| s.span_kind == SpanKind::Server));
 }
 
 /// This crate's server over Streamable HTTP on loopback, on the test's runtime.
