@@ -236,6 +236,30 @@
 //! use the `_meta` level there. Messages the client does not get are `tracing` events, as
 //! outside MCP.
 //!
+//! # Telemetry
+//!
+//! Every request the handler answers runs in a `tracing` span named `mcp_server`, and every
+//! `tools/call` of the client in one named `mcp_client`, with the fields of the OpenTelemetry
+//! semantic conventions for MCP (`semantic-conventions-genai`, `docs/gen-ai/mcp.md` at commit
+//! `0393513c`, status "development"): `otel.name` (`{mcp.method.name} {gen_ai.tool.name}`;
+//! the method alone for a name that is no tool), `otel.kind` (`server`, `client`),
+//! `mcp.method.name`, `mcp.protocol.version`, `mcp.session.id` (over HTTP, when the client has
+//! one), `jsonrpc.request.id`, `network.transport` (`tcp` over HTTP, `pipe` otherwise),
+//! `gen_ai.tool.name`, `gen_ai.operation.name`, `error.type` (the JSON-RPC code, or
+//! `tool_error`) and an error status. The tool's own `execute_tool` span is the server span's
+//! child. Each request ends with a `mcp.server.operation.duration` (or
+//! `mcp.client.operation.duration`) histogram event and each refused call with a
+//! `toolgroup.mcp.refused_calls` counter event, at the target [`METRICS_TARGET`], which
+//! `tracing-opentelemetry`'s `MetricsLayer` turns into metrics. Without a subscriber, nothing
+//! is gathered.
+//!
+//! With the `otel` feature, the server span's parent is the trace context in the request's
+//! `params._meta` (`traceparent`, `tracestate`, `baggage`: W3C Trace Context and Baggage, as
+//! SEP-414 says), and the client writes its span's context there, so one trace runs from an
+//! agent through the client into the server's tool. A context that is malformed, of an
+//! unsupported version, all zeros, too long or not a string is no parent: the request is
+//! served as a root. `docs/observability.md` in the repository maps every field.
+//!
 //! # Authorization
 //!
 //! With the `auth` feature, [`McpServer::with_auth`] makes the HTTP endpoint an OAuth

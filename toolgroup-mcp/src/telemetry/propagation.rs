@@ -8,10 +8,10 @@
 
 use std::sync::LazyLock;
 
+use opentelemetry::Context;
 use opentelemetry::propagation::{
     Extractor, Injector, TextMapCompositePropagator, TextMapPropagator,
 };
-use opentelemetry::Context;
 use opentelemetry::trace::TraceContextExt as _;
 use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
 use rmcp::model::MetaObject;
