@@ -38,8 +38,10 @@ pub use tokio_util::sync::CancellationToken;
 
 use crate::result::{CallResult, Content};
 
+mod ask;
 mod log;
 
+pub use ask::{Answer, AskError, Asker, Question, UserInput};
 use log::trace;
 pub use log::{LogEvent, LogFn, LogLevel, Logger, UnknownLogLevel};
 
@@ -425,6 +427,37 @@ impl<'a> ToolContext<'a> {
     /// spawned or blocking work).
     pub fn cancellation_token(&self) -> Option<&'a CancellationToken> {
         self.cancel
+    }
+
+    /// Ask the user behind the client `question`, and wait for the answer.
+    ///
+    /// The call's caller decides how the user is reached ([`UserInput`]): served over MCP, a
+    /// form the client shows (an `elicitation/create` request, an input request of a
+    /// multi-round-trip call on MCP 2026-07-28, or a task's `input_required` status). On
+    /// 2026-07-28 without a task, the first unanswered question stops the tool, and the tool
+    /// runs again from the start once the client brings the answer: ask before changing
+    /// anything.
+    ///
+    /// ```
+    /// use toolgroup::context::{Answer, Question};
+    /// use toolgroup::prelude::*;
+    ///
+    /// /// Delete a branch, once the user agrees.
+    /// #[tool]
+    /// async fn delete_branch(ctx: ToolContext<'_>, name: String) -> Result<String, String> {
+    ///     let question = Question::confirm(format!("Delete `{name}`?"), "delete", "Delete");
+    ///     match ctx.ask(question).await {
+    ///         Ok(answer) if answer.is_yes("delete") => Ok(format!("deleted {name}")),
+    ///         Ok(_) => Ok("the user kept the branch".to_owned()),
+    ///         Err(e) => Err(e.to_string()),
+    ///     }
+    /// }
+    /// ```
+    pub async fn ask(&self, question: Question) -> Result<Answer, AskError> {
+        match self.extension::<UserInput>() {
+            Some(input) => input.ask(&question).await,
+            None => Err(AskError::NoUser(ask::NO_USER.to_owned())),
+        }
     }
 
     /// Completes when the call is cancelled; never, if it cannot be.

@@ -2,6 +2,7 @@
 //! through the public API. This file holds the shop toolkit the three share, and the per-call
 //! data, approvals and policies.
 
+mod ask;
 mod middleware;
 mod progress;
 
