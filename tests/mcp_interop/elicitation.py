@@ -83,7 +83,7 @@ async def decline():
 async def incapable():
     async with Client(streamable_http_client(URL), mode="legacy") as client:
         r = await client.call_tool("delete_file", {"path": "/python/incapable"})
-        want = "`delete_file` was not run: denied by policy: not approved: this client cannot ask the user for approval (no elicitation capability)"
+        want = "`delete_file` was not run: denied by policy: not approved: this client cannot show the user a form (no elicitation capability)"
         check("no elicitation capability: an error result with the refusal", r.is_error and text(r) == want, r)
 
 

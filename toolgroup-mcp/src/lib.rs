@@ -290,6 +290,7 @@ mod handler;
 mod hints;
 #[cfg(feature = "http")]
 mod http_service;
+mod input;
 #[cfg(feature = "http")]
 mod jsonrpc;
 mod logging;
@@ -297,6 +298,7 @@ mod logging;
 mod selection;
 mod skills;
 mod store;
+pub mod tasks;
 mod telemetry;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
@@ -322,10 +324,12 @@ pub use handler::McpHandler;
 pub use hints::{ALWAYS_LOAD_META_KEY, ClientHints, GROUPS_META_KEY, SEARCH_HINT_META_KEY};
 #[cfg(feature = "http")]
 pub use http_service::McpHttpService;
+pub use input::RequestStateKeyError;
 pub use rmcp;
 #[cfg(feature = "redis")]
 pub use store::RedisStore;
 pub use store::{GroupStore, MemoryStore, StoreError};
+pub use tasks::{MemoryTaskStore, TaskRecord, TaskStore};
 pub use telemetry::METRICS_TARGET;
 
 /// The `_meta` key of a tool's group in `tools/list`, and of a skill's group in
@@ -379,6 +383,10 @@ pub(crate) struct Shared<R: Registry> {
     /// Bearer authorization of HTTP requests.
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<Arc<auth::BearerAuth>>,
+    /// Seals and opens the `requestState` of multi-round-trip calls.
+    pub(crate) request_state: Arc<rmcp::model::RequestStateCodec>,
+    /// Where tasks are kept, and the ones this process runs.
+    pub(crate) tasks: Arc<tasks::run::Tasks>,
 }
 
 /// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
@@ -404,6 +412,8 @@ impl<R: Registry> Clone for Shared<R> {
             first_use: self.first_use,
             #[cfg(feature = "auth")]
             auth: self.auth.clone(),
+            request_state: self.request_state.clone(),
+            tasks: self.tasks.clone(),
         }
     }
 }
@@ -509,6 +519,8 @@ impl<R: Registry> McpServer<R> {
             first_use: Some(true),
             #[cfg(feature = "auth")]
             auth: None,
+            request_state: Arc::new(input::random_codec()),
+            tasks: Arc::new(tasks::run::Tasks::default()),
         };
         shared.render_tools();
         McpServer {

@@ -93,6 +93,15 @@ impl Question {
         )
     }
 
+    /// Describe the field `name` to the user (beside its title).
+    #[must_use]
+    pub fn describe(mut self, name: &str, description: impl Into<String>) -> Self {
+        if let Some(Value::Object(field)) = self.properties.get_mut(name) {
+            field.insert("description".to_owned(), Value::String(description.into()));
+        }
+        self
+    }
+
     /// Make the field `name` optional (fields are required when added).
     #[must_use]
     pub fn optional(mut self, name: &str) -> Self {

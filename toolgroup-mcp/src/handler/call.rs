@@ -61,6 +61,27 @@ impl<R: Registry> Handler<R> {
             && resolved.group().is_some_and(|group| !group.basic)
     }
 
+    /// The questions and answers of a 2026-07-28 `tools/call`: none for a first call; a
+    /// retry's `requestState` and `inputResponses`, verified (`-32602` otherwise).
+    pub(super) fn round_trip(
+        &self,
+        request: &CallToolRequestParams,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<crate::input::RoundTrip, ErrorData> {
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        let call = crate::input::CallBinding::new(&request.name, &arguments, principal(ctx));
+        let responses = request
+            .input_responses
+            .as_ref()
+            .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+        crate::input::round_trip(
+            &self.shared.request_state,
+            call,
+            request.request_state.as_deref(),
+            responses.as_ref(),
+        )
+    }
+
     /// First-use activation for this server: its own choice, else the toolkit's.
     pub(super) fn first_use(&self) -> bool {
         self.shared
@@ -102,7 +123,12 @@ impl<R: Registry> Handler<R> {
                 // use activates its group for this call alone.
                 let mut session = Session::new();
                 let result =
-                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
+                    match forward_call(toolkit, &mut session, name, arguments, context, first_use)
+                        .await
+                    {
+                        Ok(result) => result,
+                        Err(input) => return Ok(input),
+                    };
                 if is_load && session != Session::new() {
                     return Ok(Self::error_result(format!(
                         "`{name}` was not run: loading this skill would activate its group, but this server cannot keep the active groups for this client (a stateless HTTP request without a key identifying the client). Nothing was changed."
@@ -118,7 +144,12 @@ impl<R: Registry> Handler<R> {
             Place::Local if active(&self.local_session()) => {
                 let mut session = self.local_session();
                 let result =
-                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
+                    match forward_call(toolkit, &mut session, name, arguments, context, first_use)
+                        .await
+                    {
+                        Ok(result) => result,
+                        Err(input) => return Ok(input),
+                    };
                 (result, false)
             }
             Place::Local => {
@@ -126,7 +157,12 @@ impl<R: Registry> Handler<R> {
                 let before = self.local_session();
                 let mut session = before;
                 let result =
-                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
+                    match forward_call(toolkit, &mut session, name, arguments, context, first_use)
+                        .await
+                    {
+                        Ok(result) => result,
+                        Err(input) => return Ok(input),
+                    };
                 *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
                 (result, session != before)
             }
@@ -141,7 +177,12 @@ impl<R: Registry> Handler<R> {
                 };
                 let mut session = before;
                 let result =
-                    forward_call(toolkit, &mut session, name, arguments, context, first_use).await;
+                    match forward_call(toolkit, &mut session, name, arguments, context, first_use)
+                        .await
+                    {
+                        Ok(result) => result,
+                        Err(input) => return Ok(input),
+                    };
                 // The store keeps the active groups (not which skills were loaded): a load or
                 // a first use that activates none has nothing to save.
                 let changed = session != before;
@@ -164,6 +205,19 @@ impl<R: Registry> Handler<R> {
     }
 }
 
+/// The subject of the request's principal, if it was authorized.
+pub(super) fn principal(ctx: &RequestContext<RoleServer>) -> Option<&str> {
+    #[cfg(feature = "auth")]
+    if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
+        return parts
+            .extensions
+            .get::<crate::auth::Principal>()
+            .map(|p| p.subject.as_str());
+    }
+    let _ = ctx;
+    None
+}
+
 /// Run one tool call with the MCP request's context:
 ///
 /// - the JSON-RPC request id is the call's id;
@@ -176,6 +230,9 @@ impl<R: Registry> Handler<R> {
 ///   has no MCP notification and is not forwarded);
 /// - log: each `ToolContext::log` the client asked for becomes a `notifications/message`,
 ///   in order and before the result (see `logging` for which);
+/// - user input: the call's `UserInput` asks the client's user as its revision allows (see
+///   `input`); on 2026-07-28 an unanswered question ends the call early with the
+///   `InputRequiredResult` (the `Err`), which changes nothing;
 /// - HTTP: the request's `http::request::Parts` are per-call data (a tool takes
 ///   `Extension<http::request::Parts>`), and so is every value in the request's own
 ///   extensions (what an axum or tower auth layer inserted, such as the principal).
@@ -186,7 +243,7 @@ pub(super) async fn forward_call<R: Registry>(
     arguments: &Value,
     ctx: &RequestContext<RoleServer>,
     first_use: bool,
-) -> CallResult {
+) -> Result<CallResult, CallToolResponse> {
     let mut cx = CallContext::new()
         .with_call_id(ctx.id.to_string())
         .with_cancellation(ctx.ct.clone())
@@ -196,8 +253,31 @@ pub(super) async fn forward_call<R: Registry>(
         cx.extensions_mut().extend(parts.extensions.clone());
         cx.extensions_mut().insert(parts.clone());
     }
-    cx.extensions_mut()
-        .insert(crate::elicit::RequestClient::of(ctx));
+    cx.extensions_mut().insert(crate::input::user_input(ctx));
+    let run = run_call(toolkit, session, name, arguments, ctx, cx);
+    // On 2026-07-28 a question without an answer ends the call: the client asks its user
+    // and calls again (the tool's future is dropped, as on cancellation).
+    let Some(round) = ctx.extensions.get::<crate::input::RoundTrip>() else {
+        return Ok(run.await);
+    };
+    tokio::select! {
+        biased;
+        result = run => Ok(result),
+        () = round.needs_input() => match round.input_required() {
+            Ok(input) => Err(CallToolResponse::InputRequired(input)),
+            Err(e) => Ok(CallResult::error(format!("`{name}` could not ask its user: {}", e.message))),
+        },
+    }
+}
+
+async fn run_call<R: Registry>(
+    toolkit: &Toolkit<R>,
+    session: &mut Session<R>,
+    name: &str,
+    arguments: &Value,
+    ctx: &RequestContext<RoleServer>,
+    cx: CallContext,
+) -> CallResult {
     let (mut cx, logs) = crate::logging::forward(cx, ctx);
     let Some(token) = ctx.meta.get_progress_token() else {
         let call = async move {

@@ -50,7 +50,10 @@ impl<R: Registry> Handler<R> {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let mut session = Session::new();
-        let result = forward_call(toolkit, &mut session, name, arguments, ctx, false).await;
+        let result = match forward_call(toolkit, &mut session, name, arguments, ctx, false).await {
+            Ok(result) => result,
+            Err(input) => return Ok(input),
+        };
         self.to_mcp(name, result)
     }
 

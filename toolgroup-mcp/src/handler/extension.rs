@@ -150,7 +150,10 @@ impl<R: Registry> Handler<R> {
             }
         }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let result = forward_call(toolkit, &mut session, name, &arguments, ctx, false).await;
+        let result = match forward_call(toolkit, &mut session, name, &arguments, ctx, false).await {
+            Ok(result) => result,
+            Err(input) => return Ok(input),
+        };
         self.to_mcp(name, result)
     }
 

@@ -3,27 +3,27 @@
 mod call;
 mod entitled;
 mod extension;
+mod result;
 mod service;
 mod skills;
+mod tasks;
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    CustomRequest, CustomResult, DiscoverResult, ErrorData, GetSkillRequestParams, GetSkillResult,
-    InitializeRequestParams, InitializeResult, ListResourcesResult, ListSkillsResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest,
+    CustomResult, DiscoverResult, ErrorData, GetSkillRequestParams, GetSkillResult, GetTaskParams,
+    GetTaskResult, InitializeRequestParams, InitializeResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 use toolgroup_core::provider::Provider;
-use toolgroup_core::{
-    CallOutcome, CallResult, Content, Registry, Session, ToolCall, ToolDefinition, ToolKind,
-    Toolkit,
-};
+use toolgroup_core::{CallOutcome, Registry, Session, ToolDefinition, ToolKind, Toolkit};
 
 use crate::{Mode, Shared, StoreError, group_instructions};
 
@@ -278,6 +278,7 @@ impl<R: Registry> Handler<R> {
                 .extend(declared.extensions.unwrap_or_default());
         }
         extension::declare(&self.shared, mode, &mut capabilities);
+        self.declare_tasks(&mut capabilities);
         let mut info = ServerConfig::new(capabilities).with_server_info(self.shared.info.clone());
         let mut instructions = self.shared.instructions.clone().unwrap_or_default();
         if let Some(selection) = selection {
@@ -301,79 +302,6 @@ impl<R: Registry> Handler<R> {
             Mode::Selected => self.info(Mode::Selected, Some(&self.selection(ctx))),
             mode => self.info(mode, None),
         }
-    }
-
-    /// An error result as rmcp's type.
-    fn error_result(text: String) -> CallToolResponse {
-        CallToolResult::error(vec![ContentBlock::text(text)]).into()
-    }
-
-    /// The MCP `CallToolResult` of a call: built directly for text and structured results
-    /// (the common case), through the MCP rendering of the result otherwise.
-    fn to_mcp(&self, name: &str, result: CallResult) -> Result<CallToolResponse, ErrorData> {
-        if !result.content.iter().all(|c| {
-            matches!(
-                c,
-                Content::Text {
-                    annotations: None,
-                    ..
-                }
-            )
-        }) {
-            return self.rendered_result(name, &result).map(Into::into);
-        }
-        #[cfg(debug_assertions)]
-        let expected = self.rendered_result(name, &result);
-        let CallResult {
-            content,
-            structured_content,
-            is_error,
-            ..
-        } = result;
-        let blocks = content
-            .into_iter()
-            .filter_map(|c| match c {
-                Content::Text { text, .. } => Some(ContentBlock::text(text)),
-                _ => None,
-            })
-            .collect();
-        let mut out = if is_error {
-            CallToolResult::error(blocks)
-        } else {
-            CallToolResult::success(blocks)
-        };
-        if let Some(value) = structured_content {
-            let wrapped = self
-                .shared
-                .index
-                .get(name)
-                .and_then(|&i| self.shared.wrapped[i]);
-            out.structured_content = Some(if wrapped == Some(true) || !value.is_object() {
-                serde_json::json!({ "result": value })
-            } else {
-                value
-            });
-        }
-        #[cfg(debug_assertions)]
-        debug_assert_eq!(Some(&out), expected.as_ref().ok());
-        Ok(out.into())
-    }
-
-    fn rendered_result(
-        &self,
-        name: &str,
-        result: &CallResult,
-    ) -> Result<CallToolResult, ErrorData> {
-        let call = ToolCall::new(name, "");
-        let value = self
-            .shared
-            .rendered
-            .result_message(&call, result)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let mut result: CallToolResult = serde_json::from_value(value)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        result.result_type = Some(ResultType::COMPLETE);
-        Ok(result)
     }
 }
 
@@ -410,6 +338,30 @@ impl<R: Registry> ServerHandler for Handler<R> {
             self.supported_protocol_versions().into_owned(),
             self.info_for(&context, modern),
         ))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.get_task_of(request, &context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.update_task_of(request, &context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.cancel_task_of(request, &context).await
     }
 
     async fn list_tools(
@@ -531,6 +483,10 @@ impl<R: Registry> ServerHandler for Handler<R> {
         mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         context.extensions.insert(self.log_level.clone());
+        if is_2026_or_later(&context) {
+            let round = self.round_trip(&request, &context)?;
+            context.extensions.insert(round);
+        }
         if self.scoped(&context) {
             return self.scoped_call(request, &context).await;
         }
@@ -561,10 +517,27 @@ impl<R: Registry> ServerHandler for Handler<R> {
                 crate::telemetry::note_outcome(&context.extensions, CallOutcome::UnknownTool);
                 return Err(self.unknown_tool(toolkit, name, mode, selection));
             };
+            if let Some(answer) = self
+                .as_task(&resolved, *selection, name, &arguments, &context)
+                .await
+            {
+                return answer;
+            }
             let mut session = *selection;
             // The selection is the connection's groups: a call activates none.
-            let result =
-                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
+            let result = match forward_call(
+                toolkit,
+                &mut session,
+                name,
+                &arguments,
+                &context,
+                false,
+            )
+            .await
+            {
+                Ok(result) => result,
+                Err(input) => return Ok(input),
+            };
             if resolved.changes_session() && session != *selection {
                 return Ok(Self::error_result(format!(
                     "`{name}` was not run: loading this skill would activate its group, but this connection's groups are the ones it selected. Nothing was changed."
@@ -594,8 +567,25 @@ impl<R: Registry> ServerHandler for Handler<R> {
                     )));
                 }
             };
-            let result =
-                forward_call(toolkit, &mut session, name, &arguments, &context, false).await;
+            if let Some(answer) = self
+                .as_task(&resolved, session, name, &arguments, &context)
+                .await
+            {
+                return answer;
+            }
+            let result = match forward_call(
+                toolkit,
+                &mut session,
+                name,
+                &arguments,
+                &context,
+                false,
+            )
+            .await
+            {
+                Ok(result) => result,
+                Err(input) => return Ok(input),
+            };
             return self.to_mcp(name, result);
         }
 

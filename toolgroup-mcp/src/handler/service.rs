@@ -5,10 +5,11 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, DiscoverResult,
-    ErrorData, GetSkillRequestParams, GetSkillResult, InitializeRequestParams, InitializeResult,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    DiscoverResult, ErrorData, GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
+    InitializeRequestParams, InitializeResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -106,6 +107,39 @@ impl<R: Registry> ServerHandler for McpHandler<R> {
     ) -> Result<DiscoverResult, ErrorData> {
         let traced = Traced::open("server/discover", None, &mut context);
         traced.run(self.inner.discover(context), plain).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let traced = Traced::open("tasks/get", None, &mut context);
+        traced
+            .run(self.inner.get_task(request, context), plain)
+            .await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let traced = Traced::open("tasks/update", None, &mut context);
+        traced
+            .run(self.inner.update_task(request, context), plain)
+            .await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let traced = Traced::open("tasks/cancel", None, &mut context);
+        traced
+            .run(self.inner.cancel_task(request, context), plain)
+            .await
     }
 
     async fn list_tools(

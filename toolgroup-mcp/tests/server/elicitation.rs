@@ -292,7 +292,7 @@ async fn an_accepted_form_without_a_boolean_answer_refuses_the_call() {
         call(&client, "delete_file", "/rust/garbled").await,
         (
             true,
-            "`delete_file` was not run: denied by policy: not approved: the client accepted the approval request for `delete_file` without a boolean `approve` answer".to_owned()
+            "`delete_file` was not run: denied by policy: not approved: the approval request failed: the answer's field `approve` must be a boolean, not a string".to_owned()
         )
     );
     assert!(!deleted("/rust/garbled"));
@@ -337,7 +337,7 @@ async fn a_client_without_the_elicitation_capability_gets_a_clear_refusal() {
         call(&client, "delete_file", "/rust/incapable").await,
         (
             true,
-            "`delete_file` was not run: denied by policy: not approved: this client cannot ask the user for approval (no elicitation capability)"
+            "`delete_file` was not run: denied by policy: not approved: this client cannot show the user a form (no elicitation capability)"
                 .to_owned()
         )
     );
@@ -346,8 +346,11 @@ async fn a_client_without_the_elicitation_capability_gets_a_clear_refusal() {
     client.cancel().await.unwrap();
 }
 
+/// On 2026-07-28 the server may not send requests during a call: the call answers
+/// `input_required` with the form, rmcp's client asks its user and calls again with the
+/// answer and the sealed `requestState`, and the tool runs then.
 #[tokio::test]
-async fn a_2026_client_gets_a_clear_refusal() {
+async fn a_2026_client_is_asked_through_an_input_request() {
     let user = User::new(Answer::Accept(json!({"approve": true})));
     let modern = ClientLifecycleMode::Discover {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
@@ -355,14 +358,30 @@ async fn a_2026_client_gets_a_clear_refusal() {
     let client = connect_with(asking(), user.clone(), modern).await;
     assert_eq!(
         call(&client, "delete_file", "/rust/modern").await,
+        (false, "deleted /rust/modern".to_owned())
+    );
+    assert_eq!(user.asked().len(), 1);
+    assert!(deleted("/rust/modern"));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_2026_client_whose_user_declines_is_refused() {
+    let user = User::new(Answer::Decline);
+    let modern = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = connect_with(asking(), user.clone(), modern).await;
+    assert_eq!(
+        call(&client, "delete_file", "/rust/modern-declined").await,
         (
             true,
-            "`delete_file` was not run: denied by policy: not approved: this client speaks MCP 2026-07-28, which forbids requests from the server to the client, so the user cannot be asked for approval during the call"
+            "`delete_file` was not run: denied by policy: not approved: the user declined to run `delete_file`"
                 .to_owned()
         )
     );
-    assert!(user.asked().is_empty());
-    assert!(!deleted("/rust/modern"));
+    assert_eq!(user.asked().len(), 1);
+    assert!(!deleted("/rust/modern-declined"));
     client.cancel().await.unwrap();
 }
 

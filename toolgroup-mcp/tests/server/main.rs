@@ -33,3 +33,4 @@ mod readme;
 mod selection;
 mod skills;
 mod skills_interop;
+mod tasks;
