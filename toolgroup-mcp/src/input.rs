@@ -419,7 +419,10 @@ impl<R: toolgroup_core::Registry> crate::McpServer<R> {
     /// ```
     /// use toolgroup::prelude::*;
     /// use toolgroup_mcp::{McpServer, Mode};
-    /// # #[tool_group(name = "g", description = "G.", tools = [])]
+    /// # /// Ping.
+    /// # #[tool]
+    /// # fn ping() -> String { "pong".into() }
+    /// # #[tool_group(name = "g", description = "G.", tools = [ping])]
     /// # struct G;
     /// # #[toolkit]
     /// # struct Kit { #[basic] g: G }
