@@ -215,6 +215,11 @@ impl RoundTrip {
         }
     }
 
+    /// The answers the client brought, by key.
+    pub(crate) fn answers(&self) -> BTreeMap<String, Value> {
+        self.inner.answers.clone()
+    }
+
     /// Completes once the call asked a question it has no answer for.
     pub(crate) async fn needs_input(&self) {
         loop {
@@ -294,6 +299,27 @@ impl Asker for RoundTrip {
             // The call ends with the input request; this question waits for the retry.
             std::future::pending().await
         })
+    }
+}
+
+/// Run `work` for a request; on 2026-07-28 a question without an answer ends it with the
+/// `InputRequiredResult` (the `Err`; `work` is dropped, as on cancellation).
+pub(crate) async fn until_unanswered<T>(
+    ctx: &RequestContext<RoleServer>,
+    work: impl std::future::Future<Output = T>,
+) -> Result<T, rmcp::model::CallToolResponse> {
+    let Some(round) = ctx.extensions.get::<RoundTrip>() else {
+        return Ok(work.await);
+    };
+    tokio::select! {
+        biased;
+        done = work => Ok(done),
+        () = round.needs_input() => match round.input_required() {
+            Ok(input) => Err(rmcp::model::CallToolResponse::InputRequired(input)),
+            Err(e) => Err(rmcp::model::CallToolResult::error(vec![
+                rmcp::model::ContentBlock::text(format!("the call could not ask its user: {}", e.message)),
+            ]).into()),
+        },
     }
 }
 

@@ -7,6 +7,7 @@
 //! boundary); `telemetry` is the call's span; `messages` holds the texts a model reads when a
 //! call does not go as asked.
 
+mod admit;
 pub(crate) mod audit;
 mod call;
 mod dynamic;

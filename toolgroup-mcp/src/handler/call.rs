@@ -256,18 +256,8 @@ pub(super) async fn forward_call<R: Registry>(
     cx.extensions_mut().insert(crate::input::user_input(ctx));
     let run = run_call(toolkit, session, name, arguments, ctx, cx);
     // On 2026-07-28 a question without an answer ends the call: the client asks its user
-    // and calls again (the tool's future is dropped, as on cancellation).
-    let Some(round) = ctx.extensions.get::<crate::input::RoundTrip>() else {
-        return Ok(run.await);
-    };
-    tokio::select! {
-        biased;
-        result = run => Ok(result),
-        () = round.needs_input() => match round.input_required() {
-            Ok(input) => Err(CallToolResponse::InputRequired(input)),
-            Err(e) => Ok(CallResult::error(format!("`{name}` could not ask its user: {}", e.message))),
-        },
-    }
+    // and calls again.
+    crate::input::until_unanswered(ctx, run).await
 }
 
 async fn run_call<R: Registry>(

@@ -116,28 +116,46 @@ impl<R: Registry> Handler<R> {
         ctx: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let tasks = self.tasks().clone();
-        let (record, token) = tasks.create(&owner(ctx)).await.map_err(|e| {
-            ErrorData::internal_error(format!("the task could not be kept: {e}"), None)
-        })?;
-        let seed = CreateTaskResult::new(record.task.task.clone());
-        let id = record.id().to_owned();
         let kit = match self.kit(ctx) {
             super::entitled::Kit::Shared(_) => OwnedKit::Shared(self.shared.toolkit.clone()),
             super::entitled::Kit::Entitled(toolkit) => OwnedKit::Entitled(toolkit),
         };
-        let record = Arc::new(tokio::sync::Mutex::new(record));
-        let mut cx = CallContext::new()
-            .with_call_id(id.clone())
-            .with_cancellation(token.clone());
+        let mut cx = CallContext::new();
         #[cfg(feature = "http")]
         if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
             cx.extensions_mut().extend(parts.extensions.clone());
             cx.extensions_mut().insert(parts.clone());
         }
+        // Approval before the task (SEP-2663 prefers input requests resolved before a task
+        // is handed out): the policy is asked now, through the request's input requests.
+        let mut preflight = cx.clone().with_call_id(ctx.id.to_string());
+        preflight
+            .extensions_mut()
+            .insert(crate::input::user_input(ctx));
+        let admitted = kit.admit(&session, name, arguments, &preflight);
+        match crate::input::until_unanswered(ctx, admitted).await {
+            Ok(Ok(())) => {}
+            Ok(Err(refusal)) => return self.to_mcp(name, refusal),
+            Err(input) => return Ok(input),
+        }
+        // The answers the client brought, so the call's policy is not asked twice.
+        let answered = ctx
+            .extensions
+            .get::<crate::input::RoundTrip>()
+            .map(crate::input::RoundTrip::answers)
+            .unwrap_or_default();
+        let (record, token) = tasks.create(&owner(ctx)).await.map_err(|e| {
+            ErrorData::internal_error(format!("the task could not be kept: {e}"), None)
+        })?;
+        let seed = CreateTaskResult::new(record.task.task.clone());
+        let id = record.id().to_owned();
+        let record = Arc::new(tokio::sync::Mutex::new(record));
+        let mut cx = cx.with_call_id(id.clone()).with_cancellation(token.clone());
         cx.extensions_mut().insert(UserInput::new(TaskAsker {
             tasks: tasks.clone(),
             record: record.clone(),
             asked: AtomicUsize::new(0),
+            answered,
         }));
         let handler = self.clone();
         let name = name.to_owned();

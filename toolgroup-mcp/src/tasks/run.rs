@@ -203,12 +203,17 @@ pub(crate) struct TaskAsker {
     pub(crate) tasks: Arc<Tasks>,
     pub(crate) record: Arc<tokio::sync::Mutex<TaskRecord>>,
     pub(crate) asked: AtomicUsize,
+    /// The answers of the input requests before the task (the approval), by key.
+    pub(crate) answered: std::collections::BTreeMap<String, Value>,
 }
 
 impl Asker for TaskAsker {
     fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, AskError>> {
         Box::pin(async move {
             let key = format!("q{}", self.asked.fetch_add(1, Ordering::Relaxed) + 1);
+            if let Some(raw) = self.answered.get(&key) {
+                return answer(raw, &key, question);
+            }
             let params = crate::input::elicit_params(question)?;
             let mut requests = InputRequests::new();
             requests.insert(
@@ -248,4 +253,15 @@ impl Asker for TaskAsker {
             }
         })
     }
+}
+
+/// The answer an elicitation result the client sent under `key` gives to `question`.
+fn answer(raw: &Value, key: &str, question: &Question) -> Result<Answer, AskError> {
+    // serde's message could quote the value: the error names the key (one of ours).
+    let result: ElicitResult = serde_json::from_value(raw.clone()).map_err(|_| {
+        AskError::Failed(format!(
+            "the client's answer `{key}` is not an elicitation result"
+        ))
+    })?;
+    crate::input::answer_of(&result, question)
 }

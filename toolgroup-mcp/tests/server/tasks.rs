@@ -51,13 +51,19 @@ async fn archive_all(ctx: ToolContext<'_>) -> String {
     }
 }
 
+/// Purge the cache (destructive: approved first).
+#[tool(destructive, task = "optional")]
+async fn purge_cache() -> String {
+    "purged".to_owned()
+}
+
 /// Say hello (never a task).
 #[tool]
 fn hello() -> String {
     "hello".to_owned()
 }
 
-#[tool_group(name = "reports", description = "Reports.", tools = [write_report, archive_all, hello])]
+#[tool_group(name = "reports", description = "Reports.", tools = [write_report, archive_all, purge_cache, hello])]
 struct Reports;
 
 #[toolkit]
@@ -101,7 +107,10 @@ impl ClientHandler for Client {
 type Running = RunningService<RoleClient, Client>;
 
 async fn connect(tasks: bool) -> Running {
-    let toolkit = Toolkit::new(Kit { reports: Reports });
+    connect_to(Toolkit::new(Kit { reports: Reports }), tasks).await
+}
+
+async fn connect_to(toolkit: Toolkit<Kit>, tasks: bool) -> Running {
     let server = McpServer::new(toolkit, Mode::Mask);
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let handler = server.handler_with(Session::new());
@@ -305,5 +314,72 @@ async fn unknown_long_and_forged_task_ids_are_refused_without_echo() {
             );
         }
     }
+    client.cancel().await.unwrap();
+}
+
+/// Approval comes before the task: the first call answers `input_required` with the
+/// approval form, the retry with the user's yes gets the task, and the task does not ask
+/// again.
+#[tokio::test]
+async fn approval_is_asked_before_the_task_starts() {
+    use toolgroup::policy::RequireApproval;
+    use toolgroup_mcp::ElicitationApprover;
+    let toolkit = Toolkit::new(Kit { reports: Reports })
+        .with_policy(RequireApproval::new(ElicitationApprover::new()));
+    let client = connect_to(toolkit, true).await;
+    let first = client
+        .peer()
+        .call_tool_once(params("purge_cache", json!({})))
+        .await
+        .expect("tools/call");
+    let CallToolResponse::InputRequired(input) = first else {
+        panic!("not an input request: {first:?}");
+    };
+    let requests = input.input_requests.clone().expect("input requests");
+    assert_eq!(requests.keys().collect::<Vec<_>>(), ["q1"]);
+    let state = input.request_state.clone().expect("a request state");
+    let mut responses = std::collections::BTreeMap::new();
+    responses.insert(
+        "q1".to_owned(),
+        json!({"action": "accept", "content": {"approve": true}}),
+    );
+    let retry = params("purge_cache", json!({}))
+        .with_input_responses(responses.clone())
+        .with_request_state(state.clone());
+    let CallToolResponse::Task(created) = client.peer().call_tool_once(retry).await.expect("retry")
+    else {
+        panic!("not a task after approval");
+    };
+    let (task, _) = until_ended(&client, &created.task.task_id).await;
+    let TaskPayload::Completed { result } = &task.payload else {
+        panic!("not completed: {task:?}");
+    };
+    assert_eq!(result["content"][0]["text"], "purged");
+    // The state belongs to this call: other arguments, or a tampered state, are refused.
+    let other = params("write_report", json!({"steps": 1}))
+        .with_input_responses(responses.clone())
+        .with_request_state(state.clone());
+    let refused = client
+        .peer()
+        .call_tool_once(other)
+        .await
+        .expect_err("another call");
+    assert!(
+        refused.to_string().contains("belongs to another call"),
+        "{refused}"
+    );
+    let mut tampered = state.clone();
+    tampered.push('x');
+    let forged = params("purge_cache", json!({}))
+        .with_input_responses(responses)
+        .with_request_state(tampered);
+    let refused = client
+        .peer()
+        .call_tool_once(forged)
+        .await
+        .expect_err("a forged state");
+    let text = refused.to_string();
+    assert!(text.contains("was not issued by this server"), "{text}");
+    assert!(!text.contains(&state), "the state is echoed");
     client.cancel().await.unwrap();
 }
