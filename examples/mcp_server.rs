@@ -1,5 +1,7 @@
 //! Serve the quickstart's toolkit over MCP, with a `charts` group whose `bar_chart` tool
-//! answers with a PNG image (an MCP `image` content block).
+//! answers with a PNG image (an MCP `image` content block), and a `reports` group whose
+//! `write_report` runs for a while (a task for clients that declare the MCP tasks extension)
+//! and whose `delete_report` asks the user first (approval on every MCP revision).
 //!
 //! ```text
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode mask
@@ -15,19 +17,52 @@
 #[allow(dead_code)]
 #[path = "support/agent.rs"]
 mod agent;
+#[allow(dead_code)] // its `toolkit` is the agent_loop example's
 #[path = "support/charts.rs"]
 mod charts;
+#[path = "support/reports.rs"]
+mod reports;
 
 use std::process::ExitCode;
 
+use toolgroup::prelude::*;
 use toolgroup::Session;
+use toolgroup::policy::RequireApproval;
 use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;
-use toolgroup::mcp::{ClientHints, McpServer, Mode};
+use toolgroup::mcp::{ClientHints, ElicitationApprover, McpServer, Mode};
 
-const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT] [--no-first-use] [--no-hints] [--no-groups-extension] [--auth-issuer URL --auth-audience URI [--auth-jwks URL]]
+/// The `agent_loop` example's groups and the `reports` group.
+#[toolkit]
+struct Served {
+    /// The basic group.
+    #[basic]
+    notes: agent::Notes,
+    web_search: agent::WebSearch,
+    scraping: agent::Scraping,
+    charts: charts::Charts,
+    reports: reports::Reports,
+}
 
-Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on) and the
-group `charts` (`bar_chart` answers with a PNG image) over MCP.
+/// The toolkit: destructive tools (`delete_report`) need the user's yes, asked through the
+/// client.
+fn toolkit(report_seconds: u64) -> Toolkit<Served> {
+    Toolkit::new(Served {
+        notes: agent::Notes,
+        web_search: agent::WebSearch,
+        scraping: agent::Scraping,
+        charts: charts::Charts,
+        reports: reports::Reports {
+            seconds: report_seconds,
+        },
+    })
+    .with_policy(RequireApproval::new(ElicitationApprover::new()))
+}
+
+const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT] [--no-first-use] [--no-hints] [--no-groups-extension] [--report-seconds N] [--auth-issuer URL --auth-audience URI [--auth-jwks URL]]
+
+Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on), the
+group `charts` (`bar_chart` answers with a PNG image) and the group `reports` (`write_report`
+takes a while and may run as an MCP task; `delete_report` asks the user first) over MCP.
   --transport  stdio (default) or http (Streamable HTTP at /mcp)
   --mode       selected: the groups are chosen at connect time (--groups on stdio, ?groups= in the URL over HTTP)
                mask (default): every tool listed; reset_tools switches groups, and a call of an
@@ -38,6 +73,7 @@ group `charts` (`bar_chart` answers with a PNG image) over MCP.
   --no-first-use         refuse calls of inactive groups' tools (naming the group to switch on)
   --no-hints             no client hints in the tools' _meta (anthropic/alwaysLoad, searchHint, group labels)
   --no-groups-extension  do not serve the io.modelcontextprotocol/groups extension
+  --report-seconds N     how long write_report takes (default 5)
   --auth-issuer URL      http: require bearer JWTs of this issuer (build with --features mcp-auth);
                          web_search needs the scope web:read, scraping web:fetch, charts charts
   --auth-audience URI    http: the endpoint's resource URI, the tokens' audience (http://HOST/mcp)
@@ -53,6 +89,7 @@ struct Options {
     first_use: bool,
     hints: bool,
     groups_extension: bool,
+    report_seconds: u64,
     auth_issuer: Option<String>,
     auth_audience: Option<String>,
     auth_jwks: Option<String>,
@@ -67,6 +104,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         first_use: true,
         hints: true,
         groups_extension: true,
+        report_seconds: 5,
         auth_issuer: None,
         auth_audience: None,
         auth_jwks: None,
@@ -93,6 +131,11 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--no-first-use" => options.first_use = false,
             "--no-hints" => options.hints = false,
             "--no-groups-extension" => options.groups_extension = false,
+            "--report-seconds" => {
+                options.report_seconds = value("--report-seconds")?
+                    .parse()
+                    .map_err(|_| "--report-seconds takes a whole number of seconds".to_owned())?;
+            }
             "--auth-issuer" => options.auth_issuer = Some(value("--auth-issuer")?),
             "--auth-audience" => options.auth_audience = Some(value("--auth-audience")?),
             "--auth-jwks" => options.auth_jwks = Some(value("--auth-jwks")?),
@@ -126,9 +169,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
 #[cfg(feature = "mcp-auth")]
 fn with_auth(
     options: &Options,
-    toolkit: toolgroup::Toolkit<charts::Analyst>,
+    toolkit: toolgroup::Toolkit<Served>,
     mode: Mode,
-) -> Result<McpServer<charts::Analyst>, String> {
+) -> Result<McpServer<Served>, String> {
     use toolgroup::Scopes;
     use toolgroup::mcp::auth::{BearerAuth, JwtValidator};
     let (Some(issuer), Some(audience)) = (&options.auth_issuer, &options.auth_audience) else {
@@ -136,9 +179,9 @@ fn with_auth(
     };
     let scope = |s: &str| Scopes::parse(s).expect("a valid scope");
     let toolkit = toolkit
-        .with_required_scopes(charts::AnalystGroup::WebSearch, scope("web:read"))
-        .with_required_scopes(charts::AnalystGroup::Scraping, scope("web:fetch"))
-        .with_required_scopes(charts::AnalystGroup::Charts, scope("charts"));
+        .with_required_scopes(ServedGroup::WebSearch, scope("web:read"))
+        .with_required_scopes(ServedGroup::Scraping, scope("web:fetch"))
+        .with_required_scopes(ServedGroup::Charts, scope("charts"));
     let mut validator = JwtValidator::new(issuer, audience);
     if let Some(jwks) = &options.auth_jwks {
         validator = validator.with_jwks_uri(jwks);
@@ -152,9 +195,9 @@ fn with_auth(
 #[cfg(not(feature = "mcp-auth"))]
 fn with_auth(
     _options: &Options,
-    toolkit: toolgroup::Toolkit<charts::Analyst>,
+    toolkit: toolgroup::Toolkit<Served>,
     mode: Mode,
-) -> Result<McpServer<charts::Analyst>, String> {
+) -> Result<McpServer<Served>, String> {
     Ok(McpServer::new(toolkit, mode))
 }
 
@@ -171,7 +214,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = match with_auth(&options, charts::toolkit(), options.mode) {
+    let server = match with_auth(&options, toolkit(options.report_seconds), options.mode) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("error: {e}");
@@ -210,7 +253,7 @@ async fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let groups: Session<charts::Analyst> = match options.groups.as_deref().unwrap_or("").parse() {
+    let groups: Session<Served> = match options.groups.as_deref().unwrap_or("").parse() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: --groups: {e}");

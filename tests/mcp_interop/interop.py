@@ -249,7 +249,7 @@ async def example():
         check("example stdio mask: bar_chart activates charts on first use and draws",
               not r.is_error and any(c.type == "image" for c in r.content)
               and "This call activated the group `charts`" in text(r), text(r))
-        r = await client.call_tool("reset_tools", {"web_search": False, "scraping": False, "charts": True})
+        r = await client.call_tool("reset_tools", {"web_search": False, "scraping": False, "charts": True, "reports": False})
         check("example stdio mask: reset_tools keeps charts on", not r.is_error, text(r))
         await chart("example stdio mask", client)
     refusing_example = StdioServerParameters(

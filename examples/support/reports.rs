@@ -1,0 +1,58 @@
+//! A `reports` group for the `mcp_server` example: a report that takes a while (a task for
+//! clients that declare the MCP tasks extension, reporting progress as it goes), and a tool
+//! that deletes one only after the user agrees (asked through the client, in the way its
+//! MCP revision allows).
+
+use std::time::Duration;
+
+use toolgroup::context::Question;
+use toolgroup::prelude::*;
+
+/// Reports that take a while to write.
+pub struct Reports {
+    /// How long `write_report` takes.
+    pub seconds: u64,
+}
+
+#[tool_group(
+    name = "reports",
+    description = "Writing and deleting reports; writing one takes a while.",
+    instructions = "`write_report` runs for a while and reports its progress; `delete_report` asks the user first."
+)]
+impl Reports {
+    /// Write the report on `topic`, reporting progress each second.
+    #[tool(read_only, task = "optional")]
+    async fn write_report(
+        &self,
+        ctx: ToolContext<'_>,
+        /// What the report is about.
+        topic: String,
+    ) -> String {
+        let steps = self.seconds.max(1);
+        for step in 1..=steps {
+            tokio::time::sleep(Duration::from_secs(self.seconds) / steps as u32).await;
+            ctx.report(step as f64, Some(steps as f64), Some("writing the report"));
+        }
+        format!("The report on {topic}: all figures are in order.")
+    }
+
+    /// Delete the report on `topic`, once the user agrees.
+    #[tool(destructive)]
+    async fn delete_report(
+        &self,
+        ctx: ToolContext<'_>,
+        /// What the report is about.
+        topic: String,
+    ) -> Result<String, String> {
+        let question = Question::confirm(
+            format!("Delete the report on {topic}?"),
+            "delete",
+            "Delete it",
+        );
+        match ctx.ask(question).await {
+            Ok(answer) if answer.is_yes("delete") => Ok(format!("Deleted the report on {topic}.")),
+            Ok(_) => Ok(format!("Kept the report on {topic}: the user said no.")),
+            Err(e) => Err(format!("The report on {topic} was not deleted: {e}")),
+        }
+    }
+}
