@@ -391,7 +391,7 @@ pub const fn check_group(group: &str, tools: &[&ToolInfo]) {
 #[cfg(test)]
 mod tests {
     use super::closest_tool;
-    use crate::meta::{GroupInfo, ToolAnnotations, ToolInfo, ToolSchemas};
+    use crate::meta::{GroupInfo, TaskSupport, ToolAnnotations, ToolInfo, ToolSchemas};
 
     fn no_schemas() -> &'static ToolSchemas {
         unreachable!("the checks never build schemas")
@@ -404,6 +404,7 @@ mod tests {
             annotations: ToolAnnotations::NONE,
             timeout: None,
             scopes: &[],
+            task: TaskSupport::Forbidden,
             schemas: no_schemas,
         }
     }

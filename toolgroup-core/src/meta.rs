@@ -66,6 +66,42 @@ impl ToolAnnotations {
     }
 }
 
+/// Whether an MCP client may or must ask for a call of the tool to run as a task: a
+/// long-running call the client gets a handle for at once, then polls for its result
+/// (`#[tool(task = "optional")]`, `#[tool(task = "required")]`).
+///
+/// This is the tool's `execution.taskSupport` of MCP revision 2025-11-25, kept by the
+/// `io.modelcontextprotocol/tasks` extension of revision 2026-07-28 (SEP-2663);
+/// [`as_str`](Self::as_str) gives its wire words. A tool without the attribute is
+/// [`Forbidden`](Self::Forbidden), as is every tool found at run time
+/// ([`dynamic`](crate::dynamic)) and every builtin (`reset_tools`, the skill tools).
+///
+/// It declares what the tool allows; running calls as tasks is the MCP server's part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// A client must not ask for a task: the call is answered in its response (the default,
+    /// and MCP's when a tool states nothing).
+    #[default]
+    Forbidden,
+    /// A client may ask for a task or call the tool plainly.
+    Optional,
+    /// A client must ask for a task: the call is long enough that waiting on the response
+    /// is not an option.
+    Required,
+}
+
+impl TaskSupport {
+    /// The MCP wire word: `"forbidden"`, `"optional"` or `"required"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Forbidden => "forbidden",
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }
+    }
+}
+
 /// The JSON schemas of a tool, built once per process.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSchemas {
@@ -90,6 +126,9 @@ pub struct ToolInfo {
     /// (`#[tool(scopes = [...])]`; empty for most tools). See
     /// [`Toolkit::entitled`](crate::Toolkit::entitled).
     pub scopes: &'static [&'static str],
+    /// Whether an MCP client may or must run a call of the tool as a task
+    /// (`#[tool(task = "...")]`; [`TaskSupport::Forbidden`] without it).
+    pub task: TaskSupport,
     /// Returns the schemas; generated code builds them on first use and caches them.
     pub schemas: fn() -> &'static ToolSchemas,
 }
@@ -141,6 +180,10 @@ pub struct ToolDefinition {
     pub output_schema: Option<Value>,
     /// MCP annotations.
     pub annotations: ToolAnnotations,
+    /// Whether an MCP client may or must run a call of the tool as a task: the tool's
+    /// [`ToolInfo::task`]; [`TaskSupport::Forbidden`] for the builtins and the tools found at
+    /// run time.
+    pub task: TaskSupport,
     /// The tool's group (`None` for `reset_tools`).
     pub group: Option<&'static str>,
     /// Whether the tool is always available (basic group or `reset_tools`).
@@ -165,6 +208,7 @@ impl ToolDefinition {
             input_schema,
             output_schema: None,
             annotations,
+            task: TaskSupport::Forbidden,
             group: None,
             always_on: true,
             from_rust: true,
@@ -178,6 +222,7 @@ impl ToolDefinition {
             input_schema: info.input_schema().clone(),
             output_schema: info.output_schema().cloned(),
             annotations: info.annotations,
+            task: info.task,
             group: Some(group.name),
             always_on: group.basic,
             from_rust: true,

@@ -124,7 +124,22 @@ pub(crate) struct ToolArgs {
     pub(crate) open_world: Option<Spanned<bool>>,
     pub(crate) timeout_ms: Option<Spanned<u64>>,
     pub(crate) scopes: Option<Spanned<ScopeList>>,
+    pub(crate) task: Option<Spanned<Task>>,
     pub(crate) krate: Option<Spanned<Path>>,
+}
+
+/// `task = "optional"` or `task = "required"`: whether an MCP client may or must run a call
+/// of the tool as a task (the runtime's `TaskSupport`; `Forbidden` is the absent key).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskSupport {
+    Optional,
+    Required,
+}
+
+/// A `task = "..."` value, with its literal's span (a later check blames the value).
+pub(crate) struct Task {
+    pub(crate) support: TaskSupport,
+    pub(crate) lit: Span,
 }
 
 pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
@@ -141,6 +156,7 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
             "open_world",
             "timeout",
             "scopes",
+            "task",
             "crate",
         ],
         |key, meta| {
@@ -166,6 +182,11 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
                         set(&mut args.scopes, meta, list, cx);
                     }
                 }
+                "task" => {
+                    if let Some(task) = task(meta, cx)? {
+                        set(&mut args.task, meta, task, cx);
+                    }
+                }
                 "crate" => set(&mut args.krate, meta, crate_path(meta)?, cx),
                 _ => return Ok(false),
             }
@@ -173,6 +194,47 @@ pub(crate) fn parse_tool_args(tokens: TokenStream, cx: &Ctxt) -> ToolArgs {
         },
     );
     args
+}
+
+/// `task = "optional" | "required"`: reports any other value (`"forbidden"`, which is the
+/// absent key, apart), at the value, and parsing goes on.
+fn task(meta: &ParseNestedMeta<'_>, cx: &Ctxt) -> syn::Result<Option<Task>> {
+    const USAGE: &str = "`task` takes \"optional\" (a client may run the call as a task) or \"required\" (it must); leave `task` out for a tool that never runs as a task";
+    if !meta.input.peek(Token![=]) {
+        cx.spanned(&meta.path, USAGE);
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: syn::Expr = meta.value()?.parse()?;
+    let lit = match value {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(lit),
+            attrs,
+        }) if attrs.is_empty() => lit,
+        other => {
+            cx.spanned(other, USAGE);
+            return Ok(None);
+        }
+    };
+    let support = match lit.value().as_str() {
+        "optional" => TaskSupport::Optional,
+        "required" => TaskSupport::Required,
+        "forbidden" => {
+            cx.spanned(
+                &lit,
+                "`task = \"forbidden\"` is the default: leave `task` out (a tool without it never runs as a task)",
+            );
+            return Ok(None);
+        }
+        _ => {
+            cx.spanned(&lit, USAGE);
+            return Ok(None);
+        }
+    };
+    Ok(Some(Task {
+        support,
+        lit: lit.span(),
+    }))
 }
 
 /// `scopes = ["...", ...]`: reports a value that is not a bracketed list, and each item that is
@@ -330,7 +392,7 @@ pub(crate) fn is_tool_attr(attr: &Attribute, krate: Option<&Path>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_tool_attr, one_of, parse_duration_ms, parse_tool_args};
+    use super::{TaskSupport, is_tool_attr, one_of, parse_duration_ms, parse_tool_args};
     use crate::ctxt::Ctxt;
     use syn::{Attribute, Path};
 
@@ -350,8 +412,8 @@ mod tests {
             tool_arg_errors(quote::quote!(nmae = "x")),
             [
                 "unknown argument `nmae` (did you mean `name`?); expected `name`, `description`, \
-              `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `scopes` or \
-              `crate`"
+              `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `scopes`, \
+              `task` or `crate`"
             ]
         );
         assert_eq!(
@@ -359,13 +421,52 @@ mod tests {
             [
                 "unknown argument `readonly` (did you mean `read_only`?); expected `name`, \
               `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, \
-              `scopes` or `crate`"
+              `scopes`, `task` or `crate`"
             ]
+        );
+        assert!(
+            tool_arg_errors(quote::quote!(tsak = "optional"))[0]
+                .starts_with("unknown argument `tsak` (did you mean `task`?)")
         );
         let far = tool_arg_errors(quote::quote!(zzz = 1));
         assert!(
             far[0].starts_with("unknown argument `zzz`; expected `name`"),
             "{far:?}"
+        );
+    }
+
+    #[test]
+    fn task_values() {
+        const USAGE: &str = "`task` takes \"optional\" (a client may run the call as a task) or \
+            \"required\" (it must); leave `task` out for a tool that never runs as a task";
+        let support = |tokens| {
+            let cx = Ctxt::new();
+            let args = parse_tool_args(tokens, &cx);
+            cx.check().ok().and(args.task).map(|t| t.value.support)
+        };
+        assert!(support(quote::quote!(task = "optional")) == Some(TaskSupport::Optional));
+        assert!(support(quote::quote!(task = "required")) == Some(TaskSupport::Required));
+        assert!(support(quote::quote!(name = "x")).is_none());
+        for bad in [
+            quote::quote!(task = "always"),
+            quote::quote!(task = "Optional"),
+            quote::quote!(task = optional),
+            quote::quote!(task = true),
+            quote::quote!(task),
+            quote::quote!(task("optional")),
+        ] {
+            assert_eq!(tool_arg_errors(bad), [USAGE]);
+        }
+        assert_eq!(
+            tool_arg_errors(quote::quote!(task = "forbidden")),
+            [
+                "`task = \"forbidden\"` is the default: leave `task` out (a tool without it never \
+              runs as a task)"
+            ]
+        );
+        assert_eq!(
+            tool_arg_errors(quote::quote!(task = "optional", task = "required")),
+            ["duplicate `task`: give each argument once"]
         );
     }
 

@@ -233,3 +233,30 @@ fn scoped_group() {
         ),
     );
 }
+
+/// `task = "..."` reaches the tool's `ToolInfo` and the group's rustdoc; `"optional"` is
+/// allowed on a plain `fn`.
+#[test]
+fn task_group() {
+    check(
+        "task_group",
+        crate::group::expand(
+            quote!(name = "jobs", description = "Long-running jobs."),
+            quote! {
+                impl Jobs {
+                    /// Build a target.
+                    #[tool(task = "required")]
+                    async fn build(&self, target: String) -> String {
+                        target
+                    }
+                    /// Lint a file.
+                    #[tool(task = "optional", read_only)]
+                    fn lint(&self, path: String) -> bool {
+                        path.is_empty()
+                    }
+                }
+            },
+            10,
+        ),
+    );
+}

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::args::Arguments;
 use crate::context::ToolContext;
 use crate::futures::BoxFuture;
-use crate::meta::{ToolAnnotations, ToolDefinition};
+use crate::meta::{TaskSupport, ToolAnnotations, ToolDefinition};
 use crate::result::CallResult;
 
 /// A source of tools known only at run time, for one group of a toolkit.
@@ -156,6 +156,8 @@ pub(crate) fn intern(group: &'static str, tool: &DynamicTool) -> &'static ToolDe
         input_schema: tool.input_schema.clone(),
         output_schema: tool.output_schema.clone(),
         annotations: tool.annotations,
+        // A `DynamicTool` states no task support, so a client never runs it as a task.
+        task: TaskSupport::Forbidden,
         group: Some(group),
         always_on: false,
         from_rust: false,

@@ -15,7 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::args::Arguments;
 pub(crate) use crate::meta::RESET_TOOLS;
 use crate::meta::{
-    GroupInfo, RESET_TOOLS_DESCRIPTION, RESET_TOOLS_DESCRIPTION_MCP, ToolAnnotations,
+    GroupInfo, RESET_TOOLS_DESCRIPTION, RESET_TOOLS_DESCRIPTION_MCP, TaskSupport, ToolAnnotations,
     ToolDefinition,
 };
 use crate::registry::{GroupId, Registry};
@@ -39,6 +39,7 @@ pub(crate) fn definition(groups: &[GroupInfo], switchable: &[usize]) -> Option<T
             idempotent: Some(true),
             open_world: Some(false),
         },
+        task: TaskSupport::Forbidden,
         group: None,
         always_on: true,
         from_rust: true,

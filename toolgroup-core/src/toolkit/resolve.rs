@@ -2,7 +2,7 @@
 //! whether it changes the session. Batching, the full path, the tower boundary and the MCP
 //! server all ask this one place.
 
-use crate::meta::{GroupInfo, RESET_TOOLS, ToolAnnotations};
+use crate::meta::{GroupInfo, RESET_TOOLS, TaskSupport, ToolAnnotations};
 use crate::registry::Registry;
 use crate::session::Session;
 
@@ -33,6 +33,7 @@ pub struct Resolved {
     tool: &'static str,
     group: Option<&'static GroupInfo>,
     annotations: ToolAnnotations,
+    task: TaskSupport,
     available: bool,
     activates: bool,
 }
@@ -62,6 +63,14 @@ impl Resolved {
     /// The tool's hints.
     pub fn annotations(&self) -> ToolAnnotations {
         self.annotations
+    }
+
+    /// Whether an MCP client may or must run a call of the tool as a task: its
+    /// [`ToolInfo::task`](crate::meta::ToolInfo::task) for a compiled-in tool,
+    /// [`TaskSupport::Forbidden`] for the builtins and the tools found at run time. The same
+    /// as its [`ToolDefinition::task`](crate::ToolDefinition::task).
+    pub fn task_support(&self) -> TaskSupport {
+        self.task
     }
 
     /// Whether the model may call it in the session it was resolved against: a tool of a
@@ -138,6 +147,7 @@ impl<R: Registry> Toolkit<R> {
                     tool: slot.info.name,
                     group: Some(&R::GROUPS[slot.group as usize]),
                     annotations: slot.info.annotations,
+                    task: slot.info.task,
                     available: slot.switch.is_none_or(|w| session.slot_active(w as usize)),
                     activates: false,
                 }
@@ -151,6 +161,7 @@ impl<R: Registry> Toolkit<R> {
                 tool: RESET_TOOLS,
                 group: None,
                 annotations: reset.annotations,
+                task: reset.task,
                 available: true,
                 activates: false,
             });
@@ -166,6 +177,7 @@ impl<R: Registry> Toolkit<R> {
                 tool: definition.name,
                 group: None,
                 annotations: definition.annotations,
+                task: definition.task,
                 available,
                 activates: false,
             });
@@ -184,6 +196,7 @@ impl<R: Registry> Toolkit<R> {
                 tool: definition.name,
                 group: Some(&R::GROUPS[place.group as usize]),
                 annotations: definition.annotations,
+                task: definition.task,
                 available: place.switch.is_none_or(|w| session.slot_active(w as usize)),
                 activates: false,
             }

@@ -22,6 +22,9 @@ pub(crate) struct ToolDoc<'a> {
     pub(crate) whole: Option<String>,
     pub(crate) hints: Vec<&'static str>,
     pub(crate) timeout_ms: Option<u64>,
+    /// Whether an MCP client may (`"optional"`) or must (`"required"`) run the call as a task
+    /// (`None`: it never does).
+    pub(crate) task: Option<&'static str>,
     /// The scopes the tool requires besides its group's.
     pub(crate) scopes: Vec<String>,
     pub(crate) returns: Option<String>,
@@ -41,6 +44,9 @@ pub(crate) fn tool_fragment(doc: &ToolDoc<'_>) -> String {
     }
     if let Some(ms) = doc.timeout_ms {
         facts.push(format!("timeout: {}", duration(ms)));
+    }
+    if let Some(task) = doc.task {
+        facts.push(format!("MCP task support: {task}"));
     }
     if !doc.scopes.is_empty() {
         facts.push(format!("requires scopes: {}", scope_list(&doc.scopes)));
@@ -295,18 +301,20 @@ mod tests {
             whole: None,
             hints: vec!["read-only"],
             timeout_ms: Some(1500),
+            task: Some("optional"),
             scopes: vec!["files:write".into(), "a`b".into()],
             returns: Some("Vec<String>".into()),
         };
         assert_eq!(
             tool_fragment(&doc),
-            "\n\n**Tool `search`**\n\nSearch.\n\nSecond | paragraph.\n\n*Hints: read-only; timeout: 1500 ms; requires scopes: `files:write`, `` a`b ``; returns `Vec<String>`.*\n\n| Argument | Type | Required | Description |\n|---|---|---|---|\n| `query` | `String` | yes | What to search \\| for. |\n| `limit` | `Option<u8>` | no |  |\n"
+            "\n\n**Tool `search`**\n\nSearch.\n\nSecond | paragraph.\n\n*Hints: read-only; timeout: 1500 ms; MCP task support: optional; requires scopes: `files:write`, `` a`b ``; returns `Vec<String>`.*\n\n| Argument | Type | Required | Description |\n|---|---|---|---|\n| `query` | `String` | yes | What to search \\| for. |\n| `limit` | `Option<u8>` | no |  |\n"
         );
         let whole = ToolDoc {
             whole: Some("Params".into()),
             args: Vec::new(),
             hints: Vec::new(),
             timeout_ms: None,
+            task: None,
             scopes: Vec::new(),
             returns: None,
             ..doc

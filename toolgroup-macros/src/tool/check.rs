@@ -4,6 +4,7 @@
 use syn::{Receiver, Type};
 
 use super::model::{Input, Param, Role, Tool};
+use crate::attr::TaskSupport;
 use crate::ctxt::Ctxt;
 use crate::names;
 use crate::scopes::{self, Declarer};
@@ -31,6 +32,7 @@ pub(crate) fn tool(cx: &Ctxt, tool: &Tool) {
     valid_name(cx, tool);
     described(cx, tool);
     hints_agree(cx, tool);
+    required_task_is_async(cx, tool);
     if let Some(list) = &tool.args.scopes {
         scopes::check(cx, &list.value, Declarer::Tool);
     }
@@ -175,6 +177,22 @@ fn hints_agree(cx: &Ctxt, tool: &Tool) {
         cx.at(
             destructive.key,
             "a tool cannot be both `read_only` and `destructive`: a read-only tool changes nothing, so it destroys nothing; drop one of them",
+        );
+    }
+}
+
+/// `task = "required"` needs an `async fn`: a plain `fn` runs to its end on the thread that
+/// called it, so a task of it could neither be cancelled nor give its thread back while it
+/// runs. `task = "optional"` is allowed on one: a short plain `fn` can still be handed to a
+/// task runtime, which runs it to its end and keeps the result for the client to poll.
+fn required_task_is_async(cx: &Ctxt, tool: &Tool) {
+    if let Some(task) = &tool.args.task
+        && task.value.support == TaskSupport::Required
+        && !tool.is_async
+    {
+        cx.at(
+            task.value.lit,
+            "`task = \"required\"` needs an `async fn`: a synchronous tool runs inline on the caller's thread, so `tasks/cancel` cannot stop it and it cannot yield while it runs; make it `async fn` (move blocking work into `spawn_blocking`), or use `task = \"optional\"`",
         );
     }
 }

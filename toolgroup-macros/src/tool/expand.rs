@@ -92,6 +92,11 @@ pub(crate) fn info(krate: &Path, info: &Info<'_>) -> TokenStream {
         None => quote!(#p::None),
     };
     let scopes = scopes::values(args.scopes.as_ref().map(|s| &s.value));
+    let task = match args.task.as_ref().map(|t| t.value.support) {
+        None => quote!(Forbidden),
+        Some(attr::TaskSupport::Optional) => quote!(Optional),
+        Some(attr::TaskSupport::Required) => quote!(Required),
+    };
     quote! {
         #krate::meta::ToolInfo {
             name: #name,
@@ -104,6 +109,7 @@ pub(crate) fn info(krate: &Path, info: &Info<'_>) -> TokenStream {
             },
             timeout: #timeout,
             scopes: &[#(#scopes),*],
+            task: #krate::meta::TaskSupport::#task,
             schemas: {
                 fn __toolgroup_schemas() -> &'static #krate::meta::ToolSchemas {
                     static __TOOLGROUP_SCHEMAS: #p::SchemaCell = #p::SchemaCell::new();

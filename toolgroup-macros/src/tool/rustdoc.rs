@@ -4,6 +4,7 @@
 use syn::{Attribute, Ident, Type};
 
 use super::model::{Role, Tool};
+use crate::attr::TaskSupport;
 use crate::docs;
 use crate::scopes;
 use crate::tokens::unraw;
@@ -36,6 +37,10 @@ pub(crate) fn fragment(tool: &Tool) -> String {
         whole,
         hints,
         timeout_ms: a.timeout_ms.as_ref().map(|t| t.value),
+        task: a.task.as_ref().map(|t| match t.value.support {
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }),
         scopes: scopes::values(a.scopes.as_ref().map(|s| &s.value)),
         returns: tool.returns.clone(),
     })
