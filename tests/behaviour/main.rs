@@ -26,4 +26,5 @@ mod outcomes;
 mod readme;
 mod scopes;
 mod skills;
+mod tasks;
 mod tools;

@@ -49,6 +49,7 @@ impl ::toolgroup::Tool for web_search {
             ::toolgroup::__private::Duration::from_millis(5000u64),
         ),
         scopes: &[],
+        task: ::toolgroup::meta::TaskSupport::Forbidden,
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();

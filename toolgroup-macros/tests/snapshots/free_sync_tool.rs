@@ -44,6 +44,7 @@ impl ::toolgroup::Tool for forecast {
         },
         timeout: ::toolgroup::__private::None,
         scopes: &[],
+        task: ::toolgroup::meta::TaskSupport::Forbidden,
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();

@@ -37,6 +37,7 @@ impl ::toolgroup::Tool for __toolgroup_Files_delete {
         },
         timeout: ::toolgroup::__private::None,
         scopes: &["files:write", "admin"],
+        task: ::toolgroup::meta::TaskSupport::Forbidden,
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();

@@ -44,6 +44,7 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_query {
         },
         timeout: ::toolgroup::__private::None,
         scopes: &[],
+        task: ::toolgroup::meta::TaskSupport::Forbidden,
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
@@ -115,6 +116,7 @@ impl ::toolgroup::Tool for __toolgroup_Database_db_count {
         },
         timeout: ::toolgroup::__private::None,
         scopes: &[],
+        task: ::toolgroup::meta::TaskSupport::Forbidden,
         schemas: {
             fn __toolgroup_schemas() -> &'static ::toolgroup::meta::ToolSchemas {
                 static __TOOLGROUP_SCHEMAS: ::toolgroup::__private::SchemaCell = ::toolgroup::__private::SchemaCell::new();
