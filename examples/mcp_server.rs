@@ -1,7 +1,8 @@
 //! Serve the quickstart's toolkit over MCP, with a `charts` group whose `bar_chart` tool
 //! answers with a PNG image (an MCP `image` content block), and a `reports` group whose
 //! `write_report` runs for a while (a task for clients that declare the MCP tasks extension)
-//! and whose `delete_report` asks the user first (approval on every MCP revision).
+//! whose `delete_report` the server's approval asks the user about, and whose `retitle_report`
+//! asks the user for the title itself (on every MCP revision).
 //!
 //! ```text
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode mask
@@ -25,11 +26,11 @@ mod reports;
 
 use std::process::ExitCode;
 
-use toolgroup::prelude::*;
 use toolgroup::Session;
-use toolgroup::policy::RequireApproval;
 use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;
 use toolgroup::mcp::{ClientHints, ElicitationApprover, McpServer, Mode};
+use toolgroup::policy::RequireApproval;
+use toolgroup::prelude::*;
 
 /// The `agent_loop` example's groups and the `reports` group.
 #[toolkit]
@@ -44,7 +45,7 @@ struct Served {
 }
 
 /// The toolkit: destructive tools (`delete_report`) need the user's yes, asked through the
-/// client.
+/// client as its revision allows.
 fn toolkit(report_seconds: u64) -> Toolkit<Served> {
     Toolkit::new(Served {
         notes: agent::Notes,
@@ -62,7 +63,8 @@ const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|ma
 
 Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on), the
 group `charts` (`bar_chart` answers with a PNG image) and the group `reports` (`write_report`
-takes a while and may run as an MCP task; `delete_report` asks the user first) over MCP.
+takes a while and may run as an MCP task; `delete_report` needs the user's approval;
+`retitle_report` asks the user for a title) over MCP.
   --transport  stdio (default) or http (Streamable HTTP at /mcp)
   --mode       selected: the groups are chosen at connect time (--groups on stdio, ?groups= in the URL over HTTP)
                mask (default): every tool listed; reset_tools switches groups, and a call of an

@@ -1,7 +1,7 @@
 //! A `reports` group for the `mcp_server` example: a report that takes a while (a task for
-//! clients that declare the MCP tasks extension, reporting progress as it goes), and a tool
-//! that deletes one only after the user agrees (asked through the client, in the way its
-//! MCP revision allows).
+//! clients that declare the MCP tasks extension, reporting progress as it goes), a
+//! destructive tool the server's approval asks the user about, and a tool that asks the user
+//! itself (each asked through the client, in the way its MCP revision allows).
 
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ pub struct Reports {
 #[tool_group(
     name = "reports",
     description = "Writing and deleting reports; writing one takes a while.",
-    instructions = "`write_report` runs for a while and reports its progress; `delete_report` asks the user first."
+    instructions = "`write_report` runs for a while and reports its progress; `delete_report` and `retitle_report` ask the user."
 )]
 impl Reports {
     /// Write the report on `topic`, reporting progress each second.
@@ -36,23 +36,32 @@ impl Reports {
         format!("The report on {topic}: all figures are in order.")
     }
 
-    /// Delete the report on `topic`, once the user agrees.
+    /// Delete the report on `topic` (destructive: the server asks the user first).
     #[tool(destructive)]
     async fn delete_report(
+        &self,
+        /// What the report is about.
+        topic: String,
+    ) -> String {
+        format!("Deleted the report on {topic}.")
+    }
+
+    /// Give the report on `topic` a new title, which the user chooses.
+    #[tool]
+    async fn retitle_report(
         &self,
         ctx: ToolContext<'_>,
         /// What the report is about.
         topic: String,
     ) -> Result<String, String> {
-        let question = Question::confirm(
-            format!("Delete the report on {topic}?"),
-            "delete",
-            "Delete it",
-        );
+        let question = Question::new(format!("A new title for the report on {topic}?"))
+            .string("title", "Title");
         match ctx.ask(question).await {
-            Ok(answer) if answer.is_yes("delete") => Ok(format!("Deleted the report on {topic}.")),
-            Ok(_) => Ok(format!("Kept the report on {topic}: the user said no.")),
-            Err(e) => Err(format!("The report on {topic} was not deleted: {e}")),
+            Ok(answer) => match answer.get("title").and_then(|t| t.as_str()) {
+                Some(title) => Ok(format!("The report on {topic} is now titled {title:?}.")),
+                None => Ok(format!("The report on {topic} keeps its title.")),
+            },
+            Err(e) => Err(format!("The report on {topic} was not retitled: {e}")),
         }
     }
 }

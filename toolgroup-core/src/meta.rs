@@ -66,33 +66,36 @@ impl ToolAnnotations {
     }
 }
 
-/// Whether an MCP client may or must ask for a call of the tool to run as a task: a
-/// long-running call the client gets a handle for at once, then polls for its result
-/// (`#[tool(task = "optional")]`, `#[tool(task = "required")]`).
+/// Whether a call of the tool may, or must, run as a task: a long-running call the client
+/// gets a handle for at once, then polls for its result (`#[tool(task = "optional")]`,
+/// `#[tool(task = "required")]`).
 ///
-/// This is the tool's `execution.taskSupport` of MCP revision 2025-11-25, kept by the
-/// `io.modelcontextprotocol/tasks` extension of revision 2026-07-28 (SEP-2663);
-/// [`as_str`](Self::as_str) gives its wire words. A tool without the attribute is
-/// [`Forbidden`](Self::Forbidden), as is every tool found at run time
-/// ([`dynamic`](crate::dynamic)) and every builtin (`reset_tools`, the skill tools).
+/// Over MCP this is the server's decision under the `io.modelcontextprotocol/tasks`
+/// extension (SEP-2663, for 2026-07-28 requests that declare it): an `optional` tool runs
+/// as a task for such a request and plainly for any other; a `required` one is refused with
+/// `-32021` (the missing capability) for any other. The extension removed 2025-11-25's
+/// per-tool `execution.taskSupport`, so nothing of this is on the wire; [`as_str`] gives the
+/// words that field used. A tool without the attribute is [`Forbidden`](Self::Forbidden),
+/// as is every tool found at run time ([`dynamic`](crate::dynamic)) and every builtin
+/// (`reset_tools`, the skill tools).
 ///
-/// It declares what the tool allows; running calls as tasks is the MCP server's part.
+/// [`as_str`]: Self::as_str
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum TaskSupport {
-    /// A client must not ask for a task: the call is answered in its response (the default,
-    /// and MCP's when a tool states nothing).
+    /// The call never runs as a task: it is answered in its response (the default).
     #[default]
     Forbidden,
-    /// A client may ask for a task or call the tool plainly.
+    /// The call runs as a task for a client that can follow one, plainly for the others.
     Optional,
-    /// A client must ask for a task: the call is long enough that waiting on the response
-    /// is not an option.
+    /// The call runs only as a task: it is long enough that waiting on the response is not
+    /// an option.
     Required,
 }
 
 impl TaskSupport {
-    /// The MCP wire word: `"forbidden"`, `"optional"` or `"required"`.
+    /// `"forbidden"`, `"optional"` or `"required"` (2025-11-25's `execution.taskSupport`
+    /// words).
     pub const fn as_str(self) -> &'static str {
         match self {
             TaskSupport::Forbidden => "forbidden",
