@@ -34,3 +34,4 @@ mod selection;
 mod skills;
 mod skills_interop;
 mod tasks;
+mod tasks_bad;

@@ -1,0 +1,276 @@
+//! Tasks and input requests under bad input and bad tools: a tool that panics or never ends
+//! inside a task, answers that do not fit, answers to questions never asked, and 100
+//! concurrent tasks from several clients (none lost, none crossed).
+
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, GetTaskParams,
+    ProtocolVersion, TaskPayload, TaskStatus,
+};
+use rmcp::service::RunningService;
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use toolgroup::context::Question;
+use toolgroup::prelude::*;
+use toolgroup::{Session, Toolkit};
+use toolgroup_mcp::{McpServer, Mode};
+
+/// Panic.
+#[tool(task = "optional")]
+async fn explode() -> String {
+    panic!("the tool blew up")
+}
+
+/// Never end.
+#[tool(task = "optional")]
+async fn forever() -> String {
+    std::future::pending().await
+}
+
+/// Echo `n` after a short wait.
+#[tool(task = "optional")]
+async fn echo_later(n: u32) -> String {
+    tokio::time::sleep(Duration::from_millis(u64::from(n % 7) * 5)).await;
+    format!("n={n}")
+}
+
+/// Ask a number.
+#[tool]
+async fn ask_number(ctx: ToolContext<'_>) -> Result<String, String> {
+    let answer = ctx
+        .ask(Question::new("A number?").integer("n", "N"))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(format!(
+        "got {}",
+        answer.get("n").cloned().unwrap_or(Value::Null)
+    ))
+}
+
+#[tool_group(name = "bad", description = "Bad tools.", tools = [explode, forever, echo_later, ask_number])]
+struct Bad;
+
+#[toolkit]
+struct Kit {
+    #[basic]
+    bad: Bad,
+}
+
+/// A 2026-07-28 client that declares the tasks extension (and elicitation, answered by
+/// hand here).
+#[derive(Clone)]
+struct Client;
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        let mut caps = ClientCapabilities::builder().enable_elicitation().build();
+        caps.extensions = ClientCapabilities::builder()
+            .enable_tasks()
+            .build()
+            .extensions;
+        info.capabilities = caps;
+        info
+    }
+}
+
+type Running = RunningService<RoleClient, Client>;
+
+async fn client_of(server: &McpServer<Kit>) -> Running {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let handler = server.handler_with(Session::new());
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Client
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("the client connects")
+}
+
+fn server(ttl: Duration) -> McpServer<Kit> {
+    McpServer::new(Toolkit::new(Kit { bad: Bad }), Mode::Mask).with_task_ttl(ttl)
+}
+
+fn params(tool: &'static str, arguments: Value) -> CallToolRequestParams {
+    CallToolRequestParams::new(tool).with_arguments(arguments.as_object().unwrap().clone())
+}
+
+async fn start(client: &Running, tool: &'static str, arguments: Value) -> String {
+    match client
+        .peer()
+        .call_tool_once(params(tool, arguments))
+        .await
+        .expect("tools/call")
+    {
+        CallToolResponse::Task(created) => created.task.task_id,
+        other => panic!("not a task: {other:?}"),
+    }
+}
+
+async fn ended(client: &Running, id: &str, limit: Duration) -> rmcp::model::DetailedTask {
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        let got = client
+            .peer()
+            .get_task(GetTaskParams::new(id))
+            .await
+            .expect("tasks/get");
+        if got.task.status().is_terminal() {
+            return got.task;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the task did not end"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_tool_that_panics_in_a_task_completes_with_an_error_and_the_server_stays_up() {
+    let server = server(Duration::from_secs(60));
+    let client = client_of(&server).await;
+    let id = start(&client, "explode", json!({})).await;
+    let task = ended(&client, &id, Duration::from_secs(5)).await;
+    let TaskPayload::Completed { result } = &task.payload else {
+        panic!("not completed: {task:?}");
+    };
+    assert_eq!(result["isError"], true);
+    // The server goes on.
+    let id = start(&client, "echo_later", json!({"n": 1})).await;
+    let task = ended(&client, &id, Duration::from_secs(5)).await;
+    assert_eq!(task.status(), TaskStatus::Completed);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_tool_that_never_ends_fails_as_expired_at_its_ttl() {
+    let server = server(Duration::from_millis(300));
+    let client = client_of(&server).await;
+    let id = start(&client, "forever", json!({})).await;
+    let task = ended(&client, &id, Duration::from_secs(5)).await;
+    let TaskPayload::Failed { error } = &task.payload else {
+        panic!("not failed: {task:?}");
+    };
+    assert!(
+        error["message"].as_str().unwrap().contains("expired"),
+        "{error:?}"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn input_responses_that_do_not_fit_or_were_not_asked() {
+    let server = server(Duration::from_secs(60));
+    let client = client_of(&server).await;
+    let CallToolResponse::InputRequired(input) = client
+        .peer()
+        .call_tool_once(params("ask_number", json!({})))
+        .await
+        .expect("tools/call")
+    else {
+        panic!("no input request");
+    };
+    let state = input.request_state.unwrap();
+    let retry = |responses: Value| {
+        let responses = responses
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        params("ask_number", json!({}))
+            .with_input_responses(responses)
+            .with_request_state(state.clone())
+    };
+    // An answer of the wrong type reaches the tool as an error naming the field.
+    let CallToolResponse::Complete(r) = client
+        .peer()
+        .call_tool_once(retry(
+            json!({"q1": {"action": "accept", "content": {"n": "seven"}}}),
+        ))
+        .await
+        .unwrap()
+    else {
+        panic!("not complete");
+    };
+    assert_eq!(r.is_error, Some(true));
+    let text = &r.content[0].as_text().unwrap().text;
+    assert!(
+        text.contains("field `n` must be an integer, not a string"),
+        "{text}"
+    );
+    assert!(!text.contains("seven"));
+    // An answer to a question never asked is ignored: the question is asked again.
+    let answer = client
+        .peer()
+        .call_tool_once(retry(
+            json!({"q7": {"action": "accept", "content": {"n": 1}}}),
+        ))
+        .await
+        .unwrap();
+    assert!(
+        matches!(answer, CallToolResponse::InputRequired(_)),
+        "{answer:?}"
+    );
+    // A response that is no elicitation result is refused without running, unquoted.
+    let refused = client
+        .peer()
+        .call_tool_once(retry(json!({"q1": {"action": "sure-thing-secret"}})))
+        .await
+        .expect_err("not an elicitation result");
+    let text = refused.to_string();
+    assert!(text.contains("is not an elicitation result"), "{text}");
+    assert!(!text.contains("sure-thing-secret"), "{text}");
+    // The right answer.
+    let CallToolResponse::Complete(r) = client
+        .peer()
+        .call_tool_once(retry(
+            json!({"q1": {"action": "accept", "content": {"n": 7}}}),
+        ))
+        .await
+        .unwrap()
+    else {
+        panic!("not complete");
+    };
+    assert_eq!(r.content[0].as_text().unwrap().text, "got 7");
+    client.cancel().await.unwrap();
+}
+
+/// 100 tasks from four clients at once, on loopback in-process streams: each ends with its
+/// own result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_concurrent_tasks_from_several_clients_are_neither_lost_nor_crossed() {
+    let server = server(Duration::from_secs(60));
+    let mut clients = Vec::new();
+    for _ in 0..4 {
+        clients.push(std::sync::Arc::new(client_of(&server).await));
+    }
+    let mut work = tokio::task::JoinSet::new();
+    for n in 0..100u32 {
+        let client = clients[n as usize % clients.len()].clone();
+        work.spawn(async move {
+            let id = start(&client, "echo_later", json!({"n": n})).await;
+            let task = ended(&client, &id, Duration::from_secs(20)).await;
+            let TaskPayload::Completed { result } = &task.payload else {
+                panic!("task {n} did not complete: {task:?}");
+            };
+            assert_eq!(result["content"][0]["text"], format!("n={n}"));
+            id
+        });
+    }
+    let ids = tokio::time::timeout(Duration::from_secs(60), work.join_all())
+        .await
+        .expect("100 tasks end within a minute");
+    let unique: std::collections::HashSet<_> = ids.iter().collect();
+    assert_eq!(unique.len(), 100);
+}
