@@ -329,6 +329,8 @@ pub use rmcp;
 #[cfg(feature = "redis")]
 pub use store::RedisStore;
 pub use store::{GroupStore, MemoryStore, StoreError};
+#[cfg(feature = "redis")]
+pub use tasks::RedisTaskStore;
 pub use tasks::{MemoryTaskStore, TaskRecord, TaskStore};
 pub use telemetry::METRICS_TARGET;
 

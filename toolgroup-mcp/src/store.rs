@@ -135,6 +135,8 @@ impl GroupStore for MemoryStore {
 
 #[cfg(feature = "redis")]
 pub use self::redis_store::RedisStore;
+#[cfg(feature = "redis")]
+pub(crate) use self::redis_store::{connect, query};
 
 #[cfg(feature = "redis")]
 mod redis_store {
@@ -180,13 +182,8 @@ mod redis_store {
         ///
         /// An invalid URL or a failed connection.
         pub async fn connect(url: &str) -> Result<Self, StoreError> {
-            let client = redis::Client::open(url)
-                .map_err(|e| StoreError::with_source(format!("invalid Redis URL: {e}"), e))?;
-            let connection = ConnectionManager::new_with_config(client, connection_config())
-                .await
-                .map_err(|e| StoreError::with_source(format!("cannot connect to Redis: {e}"), e))?;
             Ok(RedisStore {
-                connection,
+                connection: connect(url).await?,
                 prefix: "toolgroup:groups:".to_owned(),
                 ttl: None,
             })
@@ -208,6 +205,16 @@ mod redis_store {
         }
     }
 
+    /// A reconnecting connection to the Redis server at `url`, with [`connection_config`]'s
+    /// bounded waits.
+    pub(crate) async fn connect(url: &str) -> Result<ConnectionManager, StoreError> {
+        let client = redis::Client::open(url)
+            .map_err(|e| StoreError::with_source(format!("invalid Redis URL: {e}"), e))?;
+        ConnectionManager::new_with_config(client, connection_config())
+            .await
+            .map_err(|e| StoreError::with_source(format!("cannot connect to Redis: {e}"), e))
+    }
+
     /// Bounded waits: the redis crate's defaults for a reply and a connection attempt (what a
     /// single multiplexed connection used before), and one retry instead of six, whose
     /// pauses (6.3 s to 12.6 s in all) would hold a call that long while Redis is down.
@@ -219,16 +226,23 @@ mod redis_store {
             .set_min_delay(Duration::from_millis(100))
     }
 
+    /// Send `cmd`; once more if its connection was found dropped (the manager has begun a new
+    /// one), so that the first call after a Redis restart is not refused. A timeout is not
+    /// retried: a stalled server would double the wait.
+    pub(crate) async fn query<T: redis::FromRedisValue>(
+        connection: &ConnectionManager,
+        cmd: &redis::Cmd,
+    ) -> redis::RedisResult<T> {
+        let mut conn = connection.clone();
+        match cmd.query_async(&mut conn).await {
+            Err(e) if e.is_connection_dropped() => cmd.query_async(&mut conn).await,
+            result => result,
+        }
+    }
+
     impl RedisStore {
-        /// Send `cmd`; once more if its connection was found dropped (the manager has begun
-        /// a new one), so that the first call after a Redis restart is not refused. A timeout
-        /// is not retried: a stalled server would double the wait.
         async fn query<T: redis::FromRedisValue>(&self, cmd: &redis::Cmd) -> redis::RedisResult<T> {
-            let mut conn = self.connection.clone();
-            match cmd.query_async(&mut conn).await {
-                Err(e) if e.is_connection_dropped() => cmd.query_async(&mut conn).await,
-                result => result,
-            }
+            query(&self.connection, cmd).await
         }
     }
 

@@ -12,7 +12,8 @@
 //! `execution.taskSupport`): the declaration decides what the server does, and the server is
 //! the sole decider, as the SEP says.
 //!
-//! Tasks are kept in a [`TaskStore`]: [`MemoryTaskStore`] by default, one per server.
+//! Tasks are kept in a [`TaskStore`]: [`MemoryTaskStore`] by default, one per server; with the
+//! `redis` feature, `RedisTaskStore` shares them between the replicas behind one address.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -25,7 +26,12 @@ use toolgroup_core::BoxFuture;
 
 use crate::StoreError;
 
+#[cfg(feature = "redis")]
+mod redis;
 pub(crate) mod run;
+
+#[cfg(feature = "redis")]
+pub use self::redis::RedisTaskStore;
 
 /// One task as a [`TaskStore`] keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -116,10 +116,10 @@ impl Tasks {
 
     /// A task still running past its TTL is reported failed (its replica may have ended).
     fn overdue(&self, mut record: TaskRecord) -> TaskRecord {
-        let created = record
-            .expires_at_ms
-            .saturating_sub(ms(self.ttl).saturating_mul(2));
-        if !record.task.status().is_terminal() && now_ms() > created.saturating_add(ms(self.ttl)) {
+        // The TTL the task was created with: the replica that created it may have another.
+        let ttl = record.task.task.ttl_ms.unwrap_or(ms(self.ttl));
+        let created = record.expires_at_ms.saturating_sub(ttl.saturating_mul(2));
+        if !record.task.status().is_terminal() && now_ms() > created.saturating_add(ttl) {
             record.task = DetailedTask::new(
                 record.task.task.clone(),
                 TaskPayload::Failed {
@@ -165,6 +165,23 @@ impl Tasks {
         // A store that went away loses this state: the client sees the task expire.
         if let Err(e) = self.store.put(record).await {
             tracing::warn!(task = record.id(), error = %e, "could not keep a task's state");
+            // A result the store refuses (over its size bound, say) ends the task as failed,
+            // rather than leaving it working until it expires.
+            if matches!(record.task.payload, TaskPayload::Completed { .. }) {
+                let error = ErrorData::internal_error(
+                    format!("the task's result could not be kept: {e}"),
+                    None,
+                );
+                record.task = DetailedTask::new(
+                    record.task.task.clone(),
+                    TaskPayload::Failed {
+                        error: error_object(&error),
+                    },
+                );
+                if let Err(e) = self.store.put(record).await {
+                    tracing::warn!(task = record.id(), error = %e, "could not keep a task's state");
+                }
+            }
         }
     }
 
