@@ -120,6 +120,7 @@ impl<R: Registry> Handler<R> {
             super::entitled::Kit::Shared(_) => OwnedKit::Shared(self.shared.toolkit.clone()),
             super::entitled::Kit::Entitled(toolkit) => OwnedKit::Entitled(toolkit),
         };
+        #[cfg_attr(not(feature = "http"), allow(unused_mut))]
         let mut cx = CallContext::new();
         #[cfg(feature = "http")]
         if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {

@@ -61,6 +61,8 @@ impl Extractor for MetaExtractor<'_> {
     }
 }
 
+// Only the client writes a trace context.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
 struct MetaInjector<'a>(&'a mut MetaObject);
 
 impl Injector for MetaInjector<'_> {
