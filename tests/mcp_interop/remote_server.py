@@ -5,7 +5,8 @@ usage: python remote_server.py    # serves over stdio
 
 Tools: `add` (structured result), `fail` (raises: an `isError` result), `nap` (sleeps, to
 time out), `progress` (reports progress), `picture` (an image block), `grow` (adds a tool
-and sends `notifications/tools/list_changed`) and `crash` (the process exits mid-call).
+and sends `notifications/tools/list_changed`), `crash` (the process exits mid-call) and `ask`
+(asks the user through an `elicitation/create` request).
 """
 
 import os
@@ -13,6 +14,7 @@ import os
 import anyio
 from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel
 
 server = MCPServer("toolgroup-client-test")
 
@@ -67,6 +69,20 @@ async def grow(ctx: Context) -> str:
 def crash() -> str:
     """Exit the server process in the middle of the call."""
     os._exit(3)
+
+
+class Who(BaseModel):
+    name: str
+    ok: bool = False
+
+
+@server.tool()
+async def ask(ctx: Context) -> str:
+    """Ask the user who they are."""
+    result = await ctx.elicit("Who is asking?", Who)
+    if result.action == "accept":
+        return f"hello {result.data.name}"
+    return f"the user chose {result.action}"
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ use super::convert;
 use super::error::{RemoteError, seconds};
 use super::groups::{self, Groups};
 use super::handler::Handler;
+use super::input::Callers;
 use super::list::{RemoteTool, ToolList};
 use super::progress::{Progress, Routed};
 use super::server::{Endpoint, RemoteServer, Stderr};
@@ -24,6 +25,8 @@ pub(super) struct Connection {
     pub(super) service: RunningService<RoleClient, Handler>,
     /// Where the calls on this connection receive their progress reports.
     pub(super) progress: Arc<Progress>,
+    /// The calls in flight on this connection, with their askers.
+    pub(super) callers: Arc<Callers>,
     pub(super) generation: u64,
 }
 
@@ -114,13 +117,20 @@ impl Inner {
         let server = &self.server;
         let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
         let inner = Arc::downgrade(self);
-        let handler = Handler::new(server.groups_extension, move |peer| {
-            // The notification is handled on its own task, but the re-list waits for responses
-            // that this connection's loop delivers: run it apart, never inline.
-            if let Some(inner) = inner.upgrade() {
-                tokio::spawn(async move { inner.relist(peer).await });
-            }
-        });
+        let callers = Arc::new(Callers::default());
+        let asker = server.user_input.clone();
+        let handler = Handler::new(
+            server.groups_extension,
+            asker,
+            callers.clone(),
+            move |peer| {
+                // The notification is handled on its own task, but the re-list waits for
+                // responses that this connection's loop delivers: run it apart, never inline.
+                if let Some(inner) = inner.upgrade() {
+                    tokio::spawn(async move { inner.relist(peer).await });
+                }
+            },
+        );
         let progress = Arc::new(Progress::default());
         let label = || server.label.clone();
         let handshake = |e: rmcp::service::ClientInitializeError| RemoteError::Handshake {
@@ -199,6 +209,7 @@ impl Inner {
         let conn = Arc::new(Connection {
             service,
             progress,
+            callers,
             generation,
         });
         Ok((conn, listing))

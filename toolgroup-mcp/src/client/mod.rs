@@ -43,6 +43,12 @@
 //!   remote request (`notifications/cancelled`), as does a timeout or dropping the call's
 //!   future; the server's `notifications/progress` for the call go to a callback, in the
 //!   order they arrived, every one sent before the result passed on before the call returns.
+//! - **Timeout**: the call timeout ([`RemoteServer::with_call_timeout`],
+//!   [`CallOptions::with_timeout`]) bounds the time *without news*: it starts again at each
+//!   progress report, each change of the call's task's status or status message, and after
+//!   each answer from the user (whose time to answer does not count). A call that keeps
+//!   reporting may run longer than the timeout: cancel it to stop it.
+//! - **Tasks** and **user input**: see [Tasks](#tasks) and [User input](#user-input).
 //! - **Reconnecting**: when the connection is lost (the child process exited, HTTP requests
 //!   fail), the failing call answers an error result and the next call reconnects: at once
 //!   the first time, then with exponential backoff between failed attempts
@@ -57,8 +63,60 @@
 //!
 //! The client uses the `initialize` handshake (protocol revisions up to 2025-11-25), which
 //! every current server accepts and over which servers send `list_changed` on their own.
-//! It offers no sampling, roots or elicitation: a tool that asks the user for input
-//! (`input_required`) or starts a task answers an error result.
+//! It declares form elicitation and the tasks extension; it offers no sampling and no roots.
+//!
+//! # Tasks
+//!
+//! The client declares the `io.modelcontextprotocol/tasks` extension (SEP-2663, as rmcp
+//! 3.11 implements it: `{}` under `capabilities.extensions`), so a server may answer a
+//! `tools/call` with a task (`resultType: "task"`). The call then follows it, and its caller
+//! sees one call as before:
+//!
+//! - it polls `tasks/get` at the server's `pollIntervalMs`, kept between 100 ms and 30 s
+//!   (1 s when the server suggests none) and within half the call timeout;
+//! - each new `statusMessage` goes to the call's progress callback (and so to a remote
+//!   group's progress observer) as one more step done, with no total;
+//! - `completed`: its `result` is the call's result, read as any tool result; `failed`: an
+//!   error result naming the server and the JSON-RPC error's code and message (escaped and
+//!   shortened); `cancelled` (by the server): an error result saying so;
+//! - `input_required`: its `inputRequests` are answered as below and sent with
+//!   `tasks/update`; a request the client cannot answer fails the call, and the task is
+//!   cancelled;
+//! - a `tasks/get` that the server answers with `-32602` (it no longer knows the task: its
+//!   time to live ran out, or it was deleted) is an error result saying so;
+//! - the call's cancellation, its timeout, dropping its future, an answer the client cannot
+//!   read and a task id longer than 1024 bytes send `tasks/cancel` (best effort, on a task of
+//!   its own) and answer an error result.
+//!
+//! # User input
+//!
+//! A server asks the user through a form (MCP elicitation): an `elicitation/create` request
+//! (revisions up to 2025-11-25), the `inputRequests` of an `input_required` answer to
+//! `tools/call` (SEP-2322, multi round-trip: the client answers them and sends the call
+//! again with `inputResponses` and the echoed `requestState`, at most 10 times in all, as
+//! rmcp's `DEFAULT_MRTR_MAX_ROUNDS`), or those of a task's `input_required` status. Each
+//! form becomes a [`Question`](toolgroup_core::context::Question) for a
+//! [`UserInput`](toolgroup_core::context::UserInput) (one question at a time):
+//!
+//! - **Who answers**: the server's asker ([`RemoteServer::with_user_input`]) when set;
+//!   else the call's ([`CallOptions::with_user_input`]; a [`Remote`] group's calls pass on
+//!   their calling tool's `UserInput`, so a toolkit served over MCP asks its own client's
+//!   user). An `elicitation/create` request does not say which call it belongs to: without
+//!   a server asker, the call's asker answers it only when that call is the one in flight
+//!   on the connection.
+//! - **The form**: the request's message, and each field of its `requestedSchema`: booleans,
+//!   strings, numbers, integers and single choices (`enum`, or titled `oneOf`), required as
+//!   the schema says, titled by their `title`, else `description`, else name. Other
+//!   constraints (formats, lengths, ranges, defaults) are left to the server. The user's
+//!   answer must fit the form; it goes back as `accept` with its fields, a declined form as
+//!   `decline` and a dismissed one as `cancel`.
+//! - **Refused**, with an error result saying why (the call fails; an `elicitation/create`
+//!   request gets a JSON-RPC error, never a `decline`, which would say the user refused):
+//!   a question nobody can answer (no asker, or the asker has no user), a form the client
+//!   cannot show (multiple choices, nested objects, URL mode), sampling and roots requests,
+//!   kinds of request it does not know, and more than 16 requests at once. The client
+//!   declares form elicitation whether or not an asker is set, since a call's asker only
+//!   shows once the call is made.
 //!
 //! # Remote groups
 //!
@@ -118,6 +176,7 @@ mod convert;
 mod error;
 mod groups;
 mod handler;
+mod input;
 mod list;
 mod names;
 mod options;

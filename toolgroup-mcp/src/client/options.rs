@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
+use toolgroup_core::context::UserInput;
 
 /// A remote progress report's receiver: `(progress, total, message)`, as MCP's
 /// `notifications/progress` carries them (the signature of `ToolContext::report`).
@@ -16,6 +17,7 @@ pub struct CallOptions<'a> {
     pub(super) cancellation: Option<CancellationToken>,
     pub(super) progress: Option<OnRemoteProgress<'a>>,
     pub(super) timeout: Option<Duration>,
+    pub(super) user_input: Option<UserInput>,
 }
 
 impl fmt::Debug for CallOptions<'_> {
@@ -24,12 +26,14 @@ impl fmt::Debug for CallOptions<'_> {
             .field("cancellation", &self.cancellation)
             .field("progress", &self.progress.is_some())
             .field("timeout", &self.timeout)
+            .field("user_input", &self.user_input.is_some())
             .finish()
     }
 }
 
 impl<'a> CallOptions<'a> {
-    /// No option: the server's call timeout, no cancellation, progress ignored.
+    /// No option: the server's call timeout, no cancellation, progress ignored, and the
+    /// server's [`UserInput`](super::RemoteServer::with_user_input) only.
     pub fn new() -> Self {
         Self::default()
     }
@@ -50,10 +54,22 @@ impl<'a> CallOptions<'a> {
     }
 
     /// This call's timeout instead of the server's
-    /// [`call timeout`](super::RemoteServer::with_call_timeout).
+    /// [`call timeout`](super::RemoteServer::with_call_timeout): how long the call may go
+    /// without news from the server (see there).
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// Who answers the server's questions to the user during this call (an elicitation
+    /// form, as an input request or on the task's `input_required` status; see the
+    /// [module docs](super#user-input)), when the server has no
+    /// [`UserInput`](super::RemoteServer::with_user_input) of its own. A
+    /// [`Remote`](super::Remote) group passes on its calling tool's `UserInput`.
+    #[must_use]
+    pub fn with_user_input(mut self, user_input: UserInput) -> Self {
+        self.user_input = Some(user_input);
         self
     }
 }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use toolgroup_core::context::UserInput;
 use toolgroup_core::dynamic::{DynamicTool, DynamicTools, ToolSet};
 use toolgroup_core::{BoxFuture, CallResult, ToolContext, ToolDefinition, args::Arguments};
 
@@ -82,10 +83,12 @@ use super::remote_tools::RemoteTools;
 /// toolkit then hides any exposed name that another tool already has (see
 /// [`Toolkit::hidden_tools`](toolgroup_core::Toolkit::hidden_tools)). The list follows the
 /// server's `notifications/tools/list_changed` and reconnections. Calls check the arguments
-/// against the tool's input schema before sending them; the server's progress reports reach
-/// the tool's progress observer, and a cancelled call cancels the remote request. Error
-/// results name the tool as the model called it (the exposed name), never by its name on the
-/// server.
+/// against the tool's input schema before sending them; the server's progress reports (and
+/// its task's status messages) reach the tool's progress observer, a cancelled call cancels
+/// the remote request (or task), and the calling tool's [`UserInput`] answers the server's
+/// questions to the user when the server has no asker of its own (see the
+/// [module docs](super#user-input)). Error results name the tool as the model called it (the
+/// exposed name), never by its name on the server.
 pub struct Remote {
     connection: RemoteTools,
     /// The remote group mounted; `None` for the top-level tools.
@@ -316,13 +319,11 @@ impl DynamicTools for Remote {
                 remote: &remote,
                 shown: tool.name,
             };
-            self.connection
-                .call_as(
-                    names,
-                    arguments,
-                    CallOptions::new().with_progress(&progress),
-                )
-                .await
+            let mut options = CallOptions::new().with_progress(&progress);
+            if let Some(user_input) = ctx.extension::<UserInput>() {
+                options = options.with_user_input(user_input.clone());
+            }
+            self.connection.call_as(names, arguments, options).await
         })
     }
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use tokio::sync::watch;
 use toolgroup_core::{CallResult, args::Arguments};
 
-use super::call::{Names, cancelled, no_longer_listed, unknown_tool};
+use super::call::{Call, Names, cancelled, no_longer_listed, unknown_tool};
 use super::connection::Inner;
 use super::error::RemoteError;
 use super::list::{HiddenGroup, RemoteGroup, RemoteTool, ToolList};
@@ -118,7 +118,7 @@ impl RemoteTools {
     }
 
     /// Call the remote tool `name` with `arguments` and per-call options (cancellation,
-    /// progress, timeout).
+    /// progress, timeout, user input).
     ///
     /// Never panics nor fails: every problem is an error result (see the
     /// [module docs](super)). A tool neither in [`tools`](Self::tools) nor in one of the
@@ -171,9 +171,19 @@ impl RemoteTools {
             Ok(conn) => conn,
             Err(why) => return CallResult::error(format!("`{name}` was not run: {why}")),
         };
-        let timeout = options.timeout.unwrap_or(self.inner.server.call_timeout);
-        self.inner
-            .send(&conn, names, arguments, timeout, &cancel, options.progress)
-            .await
+        let call = Call {
+            conn: &conn,
+            names,
+            timeout: options.timeout.unwrap_or(self.inner.server.call_timeout),
+            cancel: &cancel,
+            progress: options.progress,
+            asker: self
+                .inner
+                .server
+                .user_input
+                .as_ref()
+                .or(options.user_input.as_ref()),
+        };
+        self.inner.send(&call, arguments).await
     }
 }

@@ -6,6 +6,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use toolgroup_core::context::UserInput;
+
 /// What becomes of a stdio server's standard error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -55,6 +57,7 @@ pub struct RemoteServer {
     pub(super) call_timeout: Duration,
     pub(super) connect_timeout: Duration,
     pub(super) groups_extension: bool,
+    pub(super) user_input: Option<UserInput>,
     backoff_initial: Duration,
     backoff_max: Duration,
 }
@@ -67,6 +70,7 @@ impl fmt::Debug for RemoteServer {
             .field("call_timeout", &self.call_timeout)
             .field("connect_timeout", &self.connect_timeout)
             .field("groups_extension", &self.groups_extension)
+            .field("user_input", &self.user_input.is_some())
             .field("backoff_initial", &self.backoff_initial)
             .field("backoff_max", &self.backoff_max)
             .finish_non_exhaustive()
@@ -92,6 +96,7 @@ impl RemoteServer {
             call_timeout: Self::DEFAULT_CALL_TIMEOUT,
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             groups_extension: true,
+            user_input: None,
             backoff_initial: Self::DEFAULT_BACKOFF_INITIAL,
             backoff_max: Self::DEFAULT_BACKOFF_MAX,
         }
@@ -143,9 +148,13 @@ impl RemoteServer {
         &self.label
     }
 
-    /// How long a call may wait for its answer, once sent, before it is cancelled and
-    /// answers an error result (default [`DEFAULT_CALL_TIMEOUT`](Self::DEFAULT_CALL_TIMEOUT));
-    /// also bounds a re-list. A reconnection before the call is bounded by the connect
+    /// How long a call may go without news from the server, once sent, before it is
+    /// cancelled and answers an error result (default
+    /// [`DEFAULT_CALL_TIMEOUT`](Self::DEFAULT_CALL_TIMEOUT)). The wait starts again at each
+    /// `notifications/progress` for the call, at each change of its task's status or status
+    /// message, and after each answer from the user; so a call that keeps reporting may run
+    /// longer (cancel it to stop it), and the time the user takes to answer does not count.
+    /// Also bounds a re-list. A reconnection before the call is bounded by the connect
     /// timeout instead.
     #[must_use]
     pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
@@ -172,12 +181,25 @@ impl RemoteServer {
 
     /// Whether the client declares the `io.modelcontextprotocol/groups` extension (default
     /// `true`; see the [module docs](super#remote-groups)). With `false` the client
-    /// declares nothing and fetches no group: a server that has the extension then lists
+    /// does not declare it and fetches no group: a server that has the extension then lists
     /// every tool at the top level, as it does for any client without it, and
     /// [`Remote::new`](super::Remote::new) serves them all.
     #[must_use]
     pub fn with_groups_extension(mut self, on: bool) -> Self {
         self.groups_extension = on;
+        self
+    }
+
+    /// Who answers this server's questions to the user (see the
+    /// [module docs](super#user-input)): its `elicitation/create` requests, and the
+    /// elicitation forms of a call's input requests and of its task's `input_required`
+    /// status, for every call on this connection. Without it, a call's own
+    /// [`UserInput`](super::CallOptions::with_user_input) answers (a
+    /// [`Remote`](super::Remote) group's calls pass on their calling tool's), and a
+    /// question nobody can answer fails the call with an error result.
+    #[must_use]
+    pub fn with_user_input(mut self, user_input: UserInput) -> Self {
+        self.user_input = Some(user_input);
         self
     }
 

@@ -400,7 +400,12 @@ async fn a_client_built_without_the_extension_fetches_no_group() {
     .await
     .expect("the client connects");
     let client = server.client.lock().unwrap().clone().unwrap();
-    assert_eq!(client.get("extensions"), None, "{client}");
+    // Only the tasks extension, which the client always declares.
+    assert_eq!(
+        client["extensions"],
+        json!({"io.modelcontextprotocol/tasks": {}}),
+        "{client}"
+    );
     assert!(server.requests.lock().unwrap().is_empty());
     assert!(!remote.declares_groups());
     assert!(remote.groups().is_empty());

@@ -6,7 +6,8 @@
 //! `groups_own_server`). With it, in one test binary, the remote
 //! groups that use the client: `remote_groups`, `remote_progress`,
 //! `remote_names`, and `server_everything` (npm's reference server, skipped without
-//! `SERVER_EVERYTHING`).
+//! `SERVER_EVERYTHING`). Remote tasks (`tasks`) and a server asking the user (`user_input`)
+//! against an rmcp server with rmcp's `TaskManager` (`task_server`) and the Python SDK's.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -22,6 +23,9 @@ mod remote_progress;
 mod rmcp_server;
 mod server_everything;
 mod stdio;
+mod task_server;
+mod tasks;
+mod user_input;
 
 use support::example;
 

@@ -159,7 +159,7 @@ async fn refusals_errors_and_timeouts_name_the_exposed_tool() {
     let hang = kit.call(&mut session, "ev_hang", &json!({})).await;
     assert_eq!(
         error_text(&hang),
-        "`ev_hang` timed out after 300 ms and was cancelled on the MCP server `everything`; it may have had some effect. You may retry, perhaps with a smaller request."
+        "`ev_hang` timed out after 300 ms without news from the MCP server `everything` and was cancelled on it; it may have had some effect. You may retry, perhaps with a smaller request."
     );
 }
 

@@ -3,7 +3,9 @@
 //! node over stdio; skipped when it is not set, and `.ci/run` sets it). Its
 //! `trigger-long-running-operation` sends its last progress report right before its result,
 //! which the toolkit's observer once missed; its tools' errors once named the server-side
-//! tool instead of the prefixed one the model called.
+//! tool instead of the prefixed one the model called. Its elicitation form has every kind of
+//! field MCP 2025-11-25 defines. (Its tasks are those of the 2025-11-25 experimental tasks,
+//! not the `io.modelcontextprotocol/tasks` extension the client follows.)
 
 use crate::support;
 
@@ -12,10 +14,12 @@ use std::time::Duration;
 
 use serde_json::json;
 use support::server_everything;
-use toolgroup::context::Progress;
+use toolgroup::context::{Progress, UserInput};
 use toolgroup::dynamic::Dynamic;
 use toolgroup::prelude::*;
 use toolgroup_mcp::client::{Remote, RemoteServer, RemoteTools, Stderr};
+
+use super::user_input::Scripted;
 
 /// Calls of the long-running tool: the lost report showed in 2 of 20.
 const CALLS: u32 = 20;
@@ -116,4 +120,40 @@ async fn an_argument_error_names_the_tool_the_model_called() {
         "{}",
         result.text_joined()
     );
+}
+
+/// The reference server's elicitation form (every kind of field of MCP 2025-11-25): the
+/// client asks the connection's user, leaving out the optional multiple choices it cannot
+/// ask, and the server reads the answer.
+#[tokio::test]
+async fn the_reference_servers_elicitation_form_is_asked_and_answered() {
+    let Some(entry) = server_everything() else {
+        return;
+    };
+    let (asker, questions) = Scripted::accepting(json!({"name": "Ada", "check": true}));
+    let remote = RemoteTools::connect(
+        RemoteServer::stdio("node", [entry.as_os_str(), "stdio".as_ref()])
+            .with_label("server-everything")
+            .with_stderr(Stderr::Discard)
+            .with_user_input(UserInput::new(asker)),
+    )
+    .await
+    .expect("server-everything starts");
+    let result = remote.call("trigger-elicitation-request", &json!({})).await;
+    assert!(!result.is_error, "{}", result.text_joined());
+    let text = result.text_joined();
+    assert!(text.contains("- Name: Ada"), "{text}");
+    assert!(text.contains("- Agreed to terms: true"), "{text}");
+    let questions = questions.lock().unwrap();
+    let schema = questions[0].schema();
+    let fields: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    assert!(
+        fields.contains(&&"titledSingleSelectEnum".to_owned()),
+        "{fields:?}"
+    );
+    assert!(
+        !fields.contains(&&"untitledMultipleSelectEnum".to_owned()),
+        "{fields:?}"
+    );
+    assert_eq!(schema["required"], json!(["name"]));
 }

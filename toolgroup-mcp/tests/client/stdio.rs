@@ -105,7 +105,9 @@ async fn python_sdk_server() {
     .unwrap();
     assert_eq!(
         names(&remote),
-        ["add", "fail", "nap", "progress", "picture", "grow", "crash"]
+        [
+            "add", "fail", "nap", "progress", "picture", "grow", "crash", "ask"
+        ]
     );
     let tools = remote.tools();
     let add = tools.iter().find(|t| t.name == "add").unwrap();
