@@ -89,6 +89,7 @@ pub(crate) fn adopt_remote_parent(span: &Span, meta: &MetaObject) {
 }
 
 /// Writes `span`'s trace context (and the current baggage) into `meta` for the peer.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
 pub(crate) fn inject(span: &Span, meta: &mut MetaObject) {
     if span.is_disabled() {
         return;
