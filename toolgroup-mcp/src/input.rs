@@ -189,6 +189,8 @@ pub(crate) struct RoundTrip {
 }
 
 struct RoundInner {
+    /// The request declared `elicitation` (form): an input request may ask for a form.
+    can_ask: bool,
     codec: std::sync::Arc<RequestStateCodec>,
     call: CallBinding,
     answers: BTreeMap<String, Value>,
@@ -199,12 +201,14 @@ struct RoundInner {
 
 impl RoundTrip {
     fn new(
+        can_ask: bool,
         codec: std::sync::Arc<RequestStateCodec>,
         call: CallBinding,
         answers: BTreeMap<String, Value>,
     ) -> Self {
         RoundTrip {
             inner: std::sync::Arc::new(RoundInner {
+                can_ask,
                 codec,
                 call,
                 answers,
@@ -280,6 +284,13 @@ impl Asker for RoundTrip {
                 )));
             }
             let key = format!("q{n}");
+            if !self.inner.can_ask {
+                // SEP-2322: no input request the client did not declare it can fulfil.
+                return Err(AskError::NoUser(
+                    "this client cannot show the user a form (no elicitation capability)"
+                        .to_owned(),
+                ));
+            }
             if let Some(raw) = self.inner.answers.get(&key) {
                 // Checked when the retry came in: an elicitation result.
                 let result: ElicitResult = serde_json::from_value(raw.clone()).map_err(|_| {
@@ -355,18 +366,21 @@ fn refused(why: &str) -> ErrorData {
 /// `requestState` must open under `codec` for this call, and its `inputResponses` must
 /// answer exactly the questions the state asked, each an elicitation result.
 pub(crate) fn round_trip(
+    can_ask: bool,
     codec: &std::sync::Arc<RequestStateCodec>,
     call: CallBinding,
     state: Option<&str>,
     responses: Option<&Map<String, Value>>,
 ) -> Result<RoundTrip, ErrorData> {
+    // Responses without a state answer nothing this server can trust: the call starts over
+    // and asks again, as SEP-2322 prefers to an error.
     let Some(state) = state else {
-        if responses.is_some_and(|r| !r.is_empty()) {
-            return Err(refused(
-                "`inputResponses` came without the `requestState` of the input-required result they answer",
-            ));
-        }
-        return Ok(RoundTrip::new(codec.clone(), call, BTreeMap::new()));
+        return Ok(RoundTrip::new(
+            can_ask,
+            codec.clone(),
+            call,
+            BTreeMap::new(),
+        ));
     };
     if state.len() > MAX_STATE {
         return Err(refused(&format!(
@@ -401,7 +415,7 @@ pub(crate) fn round_trip(
         }
         answers.insert(key, value);
     }
-    Ok(RoundTrip::new(codec.clone(), call, answers))
+    Ok(RoundTrip::new(can_ask, codec.clone(), call, answers))
 }
 
 /// A key for sealing `requestState`: 32 random bytes, for a server that was given none.

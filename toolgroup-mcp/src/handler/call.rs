@@ -75,6 +75,7 @@ impl<R: Registry> Handler<R> {
             .as_ref()
             .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
         crate::input::round_trip(
+            crate::input::can_show_forms(ctx),
             &self.shared.request_state,
             call,
             request.request_state.as_deref(),

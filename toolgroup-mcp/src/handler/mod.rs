@@ -589,6 +589,12 @@ impl<R: Registry> ServerHandler for Handler<R> {
             return self.to_mcp(name, result);
         }
 
+        if let Some(answer) = self
+            .first_use_task(&place, mode, &resolved, name, &arguments, &context)
+            .await
+        {
+            return answer;
+        }
         self.changing_call(&place, mode, name, &arguments, &context, resolved.kind())
             .await
     }

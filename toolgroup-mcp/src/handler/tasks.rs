@@ -55,6 +55,22 @@ fn status(done: f64, total: Option<f64>, message: Option<&str>) -> String {
     }
 }
 
+/// SEP-2663: tasks only for a 2026-07-28 request (not under 2025-11-25) that declared the
+/// extension on that request.
+fn declares_tasks(ctx: &RequestContext<RoleServer>) -> bool {
+    is_2026_or_later(ctx)
+        && ctx
+            .client_capabilities()
+            .is_some_and(|caps| caps.supports_tasks())
+}
+
+/// `-32021` for a call that can only run as a task, from a request that cannot take one.
+fn missing_extension<T>() -> Result<T, ErrorData> {
+    Err(ErrorData::missing_required_client_capability(
+        ClientCapabilities::builder().enable_tasks().build(),
+    ))
+}
+
 impl<R: Registry> Handler<R> {
     /// Declare the tasks extension when a tool may run as a task (rmcp answers `tasks/*`
     /// with `-32601` otherwise).
@@ -93,17 +109,68 @@ impl<R: Registry> Handler<R> {
         if support == TaskSupport::Forbidden {
             return None;
         }
-        // SEP-2663: not under 2025-11-25, and only for a request that declared it.
-        let declared = is_2026_or_later(ctx)
-            && ctx
-                .client_capabilities()
-                .is_some_and(|caps| caps.supports_tasks());
-        if !declared {
-            return (support == TaskSupport::Required).then(|| {
-                Err(ErrorData::missing_required_client_capability(
-                    ClientCapabilities::builder().enable_tasks().build(),
-                ))
-            });
+        if !declares_tasks(ctx) {
+            return (support == TaskSupport::Required).then(missing_extension);
+        }
+        Some(self.start(session, name, arguments, ctx).await)
+    }
+
+    /// A task-capable tool of an inactive group, called on first use: its group is
+    /// activated where the session lives (as the call's first use would), then the call runs
+    /// as a task, or is refused with `-32021` when it requires one. `None`: an ordinary first
+    /// use.
+    pub(super) async fn first_use_task(
+        &self,
+        place: &super::Place<R>,
+        mode: crate::Mode,
+        resolved: &Resolved,
+        name: &str,
+        arguments: &Value,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Option<Result<CallToolResponse, ErrorData>> {
+        use super::Place;
+        let support = resolved.task_support();
+        if support == TaskSupport::Forbidden || !self.activates_on_first_use(resolved) {
+            return None;
+        }
+        if !declares_tasks(ctx) {
+            return (support == TaskSupport::Required).then(missing_extension);
+        }
+        let group = resolved.group()?.name;
+        let activated = |session: &Session<R>| {
+            let names = session.active_names().chain([group]);
+            Session::<R>::restore(names).unwrap_or(*session)
+        };
+        let session = match place {
+            Place::Fixed(_) => return None,
+            Place::NoKey => activated(&Session::new()),
+            Place::Local => {
+                let _gate = self.reset_gate.lock().await;
+                let session = activated(&self.local_session());
+                *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
+                session
+            }
+            Place::Keyed(key) => {
+                let session = match self.load(place).await {
+                    Ok(s) => activated(&s),
+                    Err(e) => {
+                        return Some(Ok(Self::error_result(format!(
+                            "`{name}` was not run: the active groups could not be loaded: {e}"
+                        ))));
+                    }
+                };
+                let names = session.active_names().map(str::to_owned).collect();
+                if let Err(e) = self.shared.store.save(key, names).await {
+                    return Some(Ok(Self::error_result(format!(
+                        "`{name}` was not run: the active groups could not be saved: {e}. Nothing was changed."
+                    ))));
+                }
+                session
+            }
+        };
+        if mode == crate::Mode::List && !matches!(place, Place::NoKey) {
+            // Best effort: a client that went away does not need the notification.
+            let _ = ctx.peer.notify_tool_list_changed().await;
         }
         Some(self.start(session, name, arguments, ctx).await)
     }

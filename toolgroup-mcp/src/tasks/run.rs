@@ -232,24 +232,18 @@ impl Asker for TaskAsker {
                 return answer(raw, &key, question);
             }
             let params = crate::input::elicit_params(question)?;
-            let mut requests = InputRequests::new();
-            requests.insert(
-                key.clone(),
-                InputRequest::Elicitation(ElicitRequest::new(params)),
-            );
-            let id = self.record.lock().await.id().to_owned();
-            {
+            let request = InputRequest::Elicitation(ElicitRequest::new(params));
+            let id = {
+                // Beside the questions already waiting: each is answered on its own.
                 let mut record = self.record.lock().await;
-                self.tasks
-                    .set(
-                        &mut record,
-                        TaskPayload::InputRequired {
-                            input_requests: requests,
-                        },
-                        None,
-                    )
-                    .await;
-            }
+                let mut requests = waiting(&record);
+                requests.insert(key.clone(), request);
+                let payload = TaskPayload::InputRequired {
+                    input_requests: requests,
+                };
+                self.tasks.set(&mut record, payload, None).await;
+                record.id().to_owned()
+            };
             loop {
                 tokio::time::sleep(self.tasks.poll.min(Duration::from_millis(200))).await;
                 let answers = self.tasks.store.answers(&id).await.unwrap_or_default();
@@ -257,16 +251,18 @@ impl Asker for TaskAsker {
                     continue;
                 };
                 let mut record = self.record.lock().await;
-                self.tasks
-                    .set(&mut record, TaskPayload::Working, None)
-                    .await;
+                let mut requests = waiting(&record);
+                requests.remove(&key);
+                let payload = if requests.is_empty() {
+                    TaskPayload::Working
+                } else {
+                    TaskPayload::InputRequired {
+                        input_requests: requests,
+                    }
+                };
+                self.tasks.set(&mut record, payload, None).await;
                 drop(record);
-                let result: ElicitResult = serde_json::from_value(raw.clone()).map_err(|_| {
-                    AskError::Failed(format!(
-                        "the client's answer `{key}` is not an elicitation result"
-                    ))
-                })?;
-                return crate::input::answer_of(&result, question);
+                return answer(raw, &key, question);
             }
         })
     }
@@ -281,4 +277,12 @@ fn answer(raw: &Value, key: &str, question: &Question) -> Result<Answer, AskErro
         ))
     })?;
     crate::input::answer_of(&result, question)
+}
+
+/// The questions the task is waiting on.
+fn waiting(record: &TaskRecord) -> InputRequests {
+    match &record.task.payload {
+        TaskPayload::InputRequired { input_requests } => input_requests.clone(),
+        _ => InputRequests::new(),
+    }
 }

@@ -365,6 +365,27 @@ async fn a_2026_client_is_asked_through_an_input_request() {
     client.cancel().await.unwrap();
 }
 
+/// SEP-2322: no input request the client did not declare it can fulfil.
+#[tokio::test]
+async fn a_2026_client_without_elicitation_is_not_sent_a_form() {
+    let user = User::without_elicitation();
+    let modern = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = connect_with(asking(), user.clone(), modern).await;
+    assert_eq!(
+        call(&client, "delete_file", "/rust/modern-incapable").await,
+        (
+            true,
+            "`delete_file` was not run: denied by policy: not approved: this client cannot show the user a form (no elicitation capability)"
+                .to_owned()
+        )
+    );
+    assert!(user.asked().is_empty());
+    assert!(!deleted("/rust/modern-incapable"));
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_2026_client_whose_user_declines_is_refused() {
     let user = User::new(Answer::Decline);

@@ -383,3 +383,98 @@ async fn approval_is_asked_before_the_task_starts() {
     assert!(!text.contains(&state), "the state is echoed");
     client.cancel().await.unwrap();
 }
+
+/// The `reports` group switchable: a task tool called while its group is off.
+#[toolkit]
+struct Switchable {
+    #[basic]
+    other: Other,
+    reports: Reports,
+}
+
+/// Nothing.
+#[tool]
+fn noop() -> String {
+    String::new()
+}
+
+#[tool_group(name = "other", description = "Other.", tools = [noop])]
+struct Other;
+
+async fn connect_switchable(tasks: bool) -> RunningService<RoleClient, Client> {
+    let server = McpServer::new(
+        Toolkit::new(Switchable {
+            other: Other,
+            reports: Reports,
+        }),
+        Mode::Mask,
+    );
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let handler = server.handler_with(Session::new());
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Client {
+        tasks,
+        asked: Arc::default(),
+    }
+    .serve_with_lifecycle(
+        client_io,
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .expect("the client connects")
+}
+
+/// A first use of a task tool activates its group and runs as a task; a tool that
+/// requires a task is refused with `-32021` on first use too, for a client without the
+/// extension.
+#[tokio::test]
+async fn a_first_use_runs_as_a_task_and_activates_the_group() {
+    let client = connect_switchable(true).await;
+    let answer = client
+        .peer()
+        .call_tool_once(params("write_report", json!({"steps": 1})))
+        .await
+        .expect("tools/call");
+    let CallToolResponse::Task(created) = answer else {
+        panic!("not a task: {answer:?}");
+    };
+    let (task, _) = until_ended(&client, &created.task.task_id).await;
+    assert_eq!(task.status(), TaskStatus::Completed);
+    // The group is active now: its other tool runs without activating it.
+    let CallToolResponse::Complete(hello) = client
+        .peer()
+        .call_tool_once(params("hello", json!({})))
+        .await
+        .unwrap()
+    else {
+        panic!("hello");
+    };
+    let text: Vec<_> = hello
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect();
+    assert_eq!(text, ["hello"], "the group was not active");
+    client.cancel().await.unwrap();
+
+    let client = connect_switchable(false).await;
+    let refused = client
+        .peer()
+        .call_tool_once(params("archive_all", json!({})))
+        .await
+        .expect_err("a required task without the extension, on first use");
+    assert!(
+        refused.to_string().contains("-32021")
+            || refused
+                .to_string()
+                .contains("Missing required client capability"),
+        "{refused}"
+    );
+    client.cancel().await.unwrap();
+}

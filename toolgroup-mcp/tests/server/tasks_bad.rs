@@ -48,7 +48,21 @@ async fn ask_number(ctx: ToolContext<'_>) -> Result<String, String> {
     ))
 }
 
-#[tool_group(name = "bad", description = "Bad tools.", tools = [explode, forever, echo_later, ask_number])]
+/// Ask two questions at once.
+#[tool(task = "optional")]
+async fn ask_two(ctx: ToolContext<'_>) -> String {
+    let (a, b) = tokio::join!(
+        ctx.ask(Question::new("First?").boolean("yes", "Yes")),
+        ctx.ask(Question::new("Second?").boolean("yes", "Yes")),
+    );
+    format!(
+        "{} {}",
+        a.is_ok_and(|a| a.is_yes("yes")),
+        b.is_ok_and(|b| b.is_yes("yes"))
+    )
+}
+
+#[tool_group(name = "bad", description = "Bad tools.", tools = [explode, forever, echo_later, ask_number, ask_two])]
 struct Bad;
 
 #[toolkit]
@@ -273,4 +287,70 @@ async fn a_hundred_concurrent_tasks_from_several_clients_are_neither_lost_nor_cr
         .expect("100 tasks end within a minute");
     let unique: std::collections::HashSet<_> = ids.iter().collect();
     assert_eq!(unique.len(), 100);
+}
+
+/// Two questions asked at once inside a task wait side by side; each answer ends its own.
+#[tokio::test]
+async fn a_task_waits_on_two_questions_at_once() {
+    use rmcp::model::UpdateTaskParams;
+    let server = server(Duration::from_secs(60));
+    let client = client_of(&server).await;
+    let id = start(&client, "ask_two", json!({})).await;
+    let mut keys = Vec::new();
+    for _ in 0..500 {
+        let got = client
+            .peer()
+            .get_task(GetTaskParams::new(id.clone()))
+            .await
+            .unwrap();
+        if let TaskPayload::InputRequired { input_requests } = &got.task.payload
+            && input_requests.len() == 2
+        {
+            keys = input_requests.keys().cloned().collect();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(keys, ["q1", "q2"]);
+    for key in ["q2", "q1"] {
+        let mut responses = std::collections::BTreeMap::new();
+        responses.insert(
+            key.to_owned(),
+            json!({"action": "accept", "content": {"yes": key == "q1"}}),
+        );
+        client
+            .peer()
+            .update_task(UpdateTaskParams::new(id.clone(), responses))
+            .await
+            .expect("tasks/update");
+    }
+    let task = ended(&client, &id, Duration::from_secs(10)).await;
+    let TaskPayload::Completed { result } = &task.payload else {
+        panic!("not completed: {task:?}");
+    };
+    assert_eq!(result["content"][0]["text"], "true false");
+    client.cancel().await.unwrap();
+}
+
+/// Responses without the state they answer are not trusted: the call asks again (SEP-2322
+/// prefers that to an error).
+#[tokio::test]
+async fn input_responses_without_a_request_state_ask_again() {
+    let server = server(Duration::from_secs(60));
+    let client = client_of(&server).await;
+    let mut responses = std::collections::BTreeMap::new();
+    responses.insert(
+        "q1".to_owned(),
+        json!({"action": "accept", "content": {"n": 1}}),
+    );
+    let answer = client
+        .peer()
+        .call_tool_once(params("ask_number", json!({})).with_input_responses(responses))
+        .await
+        .expect("tools/call");
+    assert!(
+        matches!(answer, CallToolResponse::InputRequired(_)),
+        "{answer:?}"
+    );
+    client.cancel().await.unwrap();
 }
