@@ -22,7 +22,7 @@ enum Failure {
     /// The server could not be spawned.
     Spawn(RemoteError),
     /// The transport or the handshake failed.
-    Handshake(ClientInitializeError),
+    Handshake(Box<ClientInitializeError>),
 }
 
 /// Start a session with `server`, with a handler from `handler` for each attempt.
@@ -64,7 +64,7 @@ async fn lifecycle(
     };
     let failed = |failure| match failure {
         Failure::Spawn(e) => e,
-        Failure::Handshake(e) => handshake(e),
+        Failure::Handshake(e) => handshake(*e),
     };
     let legacy = ClientLifecycleMode::Initialize;
     match server.protocol {
@@ -90,8 +90,8 @@ async fn lifecycle(
                             Failure::Spawn(e) => e,
                             Failure::Handshake(fallback) => {
                                 handshake(ClientInitializeError::LegacyFallbackFailed {
-                                    discover: Box::new(discover),
-                                    fallback: Box::new(fallback),
+                                    discover,
+                                    fallback,
                                 })
                             }
                         })
@@ -151,7 +151,7 @@ async fn attempt(
             handler
                 .serve_with_lifecycle(Routed::new(transport, progress.clone()), lifecycle)
                 .await
-                .map_err(Failure::Handshake)
+                .map_err(|e| Failure::Handshake(Box::new(e)))
         }
         Endpoint::Http {
             url,
@@ -167,7 +167,7 @@ async fn attempt(
             handler
                 .serve_with_lifecycle(Routed::new(transport, progress.clone()), lifecycle)
                 .await
-                .map_err(Failure::Handshake)
+                .map_err(|e| Failure::Handshake(Box::new(e)))
         }
     }
 }
