@@ -6,9 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::service::RunningService;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{Peer, RoleClient, ServiceExt as _};
+use rmcp::{Peer, RoleClient};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -16,10 +14,11 @@ use super::convert;
 use super::error::{RemoteError, seconds};
 use super::groups::{self, Groups};
 use super::handler::Handler;
+use super::handshake;
 use super::input::Callers;
 use super::list::{RemoteTool, ToolList};
-use super::progress::{Progress, Routed};
-use super::server::{Endpoint, RemoteServer, Stderr};
+use super::progress::Progress;
+use super::server::RemoteServer;
 
 pub(super) struct Connection {
     pub(super) service: RunningService<RoleClient, Handler>,
@@ -118,76 +117,26 @@ impl Inner {
         let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
         let inner = Arc::downgrade(self);
         let callers = Arc::new(Callers::default());
-        let asker = server.user_input.clone();
-        let handler = Handler::new(
-            server.groups_extension,
-            asker,
-            callers.clone(),
-            move |peer| {
-                // The notification is handled on its own task, but the re-list waits for
-                // responses that this connection's loop delivers: run it apart, never inline.
-                if let Some(inner) = inner.upgrade() {
-                    tokio::spawn(async move { inner.relist(peer).await });
-                }
-            },
-        );
+        let handler = || {
+            let inner = inner.clone();
+            Handler::new(
+                server.groups_extension,
+                server.user_input.clone(),
+                callers.clone(),
+                move |peer| {
+                    // The notification is handled on its own task, but the re-list waits for
+                    // responses that this connection's loop delivers: run it apart, never
+                    // inline.
+                    if let Some(inner) = inner.upgrade() {
+                        tokio::spawn(async move { inner.relist(peer).await });
+                    }
+                },
+            )
+        };
         let progress = Arc::new(Progress::default());
         let label = || server.label.clone();
-        let handshake = |e: rmcp::service::ClientInitializeError| RemoteError::Handshake {
-            server: label(),
-            source: Arc::new(e),
-        };
         let connect = async {
-            let service = match &server.endpoint {
-                Endpoint::Stdio {
-                    program,
-                    args,
-                    env,
-                    dir,
-                    stderr,
-                } => {
-                    let mut command = tokio::process::Command::new(program);
-                    command
-                        .args(args)
-                        .envs(env.iter().cloned())
-                        .kill_on_drop(true);
-                    if let Some(dir) = dir {
-                        command.current_dir(dir);
-                    }
-                    let stderr = match stderr {
-                        Stderr::Inherit => std::process::Stdio::inherit(),
-                        Stderr::Discard => std::process::Stdio::null(),
-                    };
-                    let (transport, _) = TokioChildProcess::builder(command)
-                        .stderr(stderr)
-                        .spawn()
-                        .map_err(|e| RemoteError::Spawn {
-                            server: label(),
-                            source: Arc::new(e),
-                        })?;
-                    let transport = IntoTransport::<RoleClient, _, _>::into_transport(transport);
-                    handler
-                        .serve(Routed::new(transport, progress.clone()))
-                        .await
-                        .map_err(handshake)?
-                }
-                Endpoint::Http {
-                    url,
-                    bearer,
-                    headers,
-                } => {
-                    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                        .custom_headers(headers.clone());
-                    if let Some(token) = bearer {
-                        config = config.auth_header(token.clone());
-                    }
-                    let transport = StreamableHttpClientTransport::from_config(config);
-                    handler
-                        .serve(Routed::new(transport, progress.clone()))
-                        .await
-                        .map_err(handshake)?
-                }
-            };
+            let service = handshake::start(server, handler, &progress).await?;
             let lists = self.lists(service.peer()).await?;
             Ok::<_, RemoteError>((service, lists))
         };

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CustomNotification, ElicitRequestParams, ElicitResult,
     ElicitationCapability, ErrorData, ExtensionCapabilities, FormElicitationCapability,
-    Implementation, TASKS_EXTENSION_ID,
+    Implementation, ProtocolVersion, TASKS_EXTENSION_ID,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ClientHandler, Peer, RoleClient};
@@ -106,9 +106,13 @@ impl ClientHandler for Handler {
         // calling tool's) may answer, which only shows once the call is made.
         capabilities.elicitation =
             Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        // `initialize` asks for the latest revision that has it (rmcp's default is
+        // 2026-07-28, which has none): 2026-07-28 comes only through `server/discover`
+        // (`Protocol::V2026_07_28`), which names its own revisions.
         ClientConfig::new(
             capabilities,
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 }

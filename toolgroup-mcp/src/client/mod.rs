@@ -23,7 +23,8 @@
 //!
 //! - **Listing**: [`RemoteTools::connect`] lists every page of `tools/list`;
 //!   [`tools`](RemoteTools::tools) is the current list. On
-//!   `notifications/tools/list_changed` the client lists every page again; when the list
+//!   `notifications/tools/list_changed` (revisions up to 2025-11-25: see
+//!   [Protocol revisions](#protocol-revisions)) the client lists every page again; when the list
 //!   differs, [`version`](RemoteTools::version) increases and [`watch`](RemoteTools::watch)
 //!   receivers wake up. A server's groups are read too (see [Remote groups](#remote-groups)).
 //! - **Calls** ([`RemoteTools::call`], [`call_with`](RemoteTools::call_with)) never fail
@@ -61,9 +62,53 @@
 //! - **Names**: [`expose_names`] validates remote names against the provider-safe pattern
 //!   and applies a prefix, reporting every problem.
 //!
-//! The client uses the `initialize` handshake (protocol revisions up to 2025-11-25), which
-//! every current server accepts and over which servers send `list_changed` on their own.
-//! It declares form elicitation and the tasks extension; it offers no sampling and no roots.
+//! The client declares form elicitation and the tasks extension; it offers no sampling and
+//! no roots. It connects with the `initialize` handshake unless told to ask for MCP
+//! 2026-07-28 (see [Protocol revisions](#protocol-revisions)).
+//!
+//! # Protocol revisions
+//!
+//! By default ([`Protocol::Initialize`]) the client starts with `initialize`, asking for
+//! 2025-11-25 (the latest revision with that handshake; a server of an earlier revision
+//! answers with its own), which every current server accepts. On such a session no server
+//! runs a call as a task (SEP-2663 tasks are for 2026-07-28 requests), a server asks the
+//! user with `elicitation/create`, and it sends `notifications/tools/list_changed` on its
+//! own.
+//!
+//! [`RemoteServer::with_protocol(Protocol::V2026_07_28)`](RemoteServer::with_protocol) asks
+//! for MCP 2026-07-28:
+//!
+//! - **Start**: `server/discover` (rmcp's `Discover` lifecycle) instead of `initialize`; its
+//!   answer gives the server's revisions, capabilities and instructions. There is no
+//!   session handshake.
+//! - **Fallback**: a server that answers `server/discover` with a JSON-RPC error (a server
+//!   of an earlier revision does not know the method) or not at all within 10 seconds
+//!   (rmcp's bound) gets `initialize` on the same connection (rmcp's `Auto` lifecycle). When
+//!   discovery fails otherwise (the server offers no 2026-07-28, an HTTP server refuses a
+//!   request outside a session, a stdio server closes the connection), the client starts
+//!   again with `initialize` on a new connection (a new child process over stdio); when that
+//!   fails too, [`RemoteError::Handshake`] holds rmcp's `LegacyFallbackFailed` with both
+//!   errors. An authorization failure is not retried. Each reconnection goes through the
+//!   same steps, and the connect timeout bounds them all. The session is then a 2025-11-25
+//!   one, as with the default.
+//! - **Each request** carries the revision, the client's name and version and its
+//!   capabilities (the tasks and groups extensions, form elicitation) in its `_meta`: rmcp
+//!   copies them from the client's declaration. So a server may answer a `tools/call` with a
+//!   task, or with `input_required` (see [Tasks](#tasks) and [User input](#user-input)).
+//! - **Asking the user**: a server asks through input requests, a `tools/call`'s
+//!   `input_required` answer or a task's `input_required` status (this crate's server does
+//!   so on 2026-07-28). An `elicitation/create` request is still answered while a request of
+//!   the client's is in flight; rmcp refuses one that comes outside any (SEP-2260).
+//! - **List changes**: on 2026-07-28 a server sends `notifications/tools/list_changed` only
+//!   on a `subscriptions/listen` stream, which this client does not open. The lists are read
+//!   on connecting and on each reconnection (and when the server sends
+//!   `notifications/groups/list_changed` all the same), so a change the server makes later
+//!   is not seen until then; call [`RemoteTools::reconnect`] to read them now. A server whose
+//!   list never changes within a session (this crate's server serves 2026-07-28 requests in
+//!   mask mode, and declares no list change) loses nothing.
+//!
+//! rmcp's response cache (SEP-2549 `ttlMs`) is off on every connection: the client keeps
+//! its own lists, and reads them again only when they may have changed.
 //!
 //! # Tasks
 //!
@@ -176,6 +221,7 @@ mod convert;
 mod error;
 mod groups;
 mod handler;
+mod handshake;
 mod input;
 mod list;
 mod names;
@@ -196,4 +242,4 @@ pub use names::{
 pub use options::{CallOptions, OnRemoteProgress};
 pub use remote::Remote;
 pub use remote_tools::RemoteTools;
-pub use server::{RemoteServer, Stderr};
+pub use server::{Protocol, RemoteServer, Stderr};

@@ -20,6 +20,24 @@ pub enum Stderr {
     Discard,
 }
 
+/// How the client starts its MCP session: which protocol revision it asks for
+/// ([`RemoteServer::with_protocol`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// The `initialize` handshake, for the revisions up to 2025-11-25 (the default): every
+    /// current server accepts it. Elicitation comes as `elicitation/create` requests, list
+    /// changes as `notifications/tools/list_changed`, and no server runs a call as a task
+    /// (SEP-2663 tasks need 2026-07-28).
+    #[default]
+    Initialize,
+    /// MCP 2026-07-28 when the server speaks it: `server/discover`, then no session
+    /// handshake, the client's capabilities sent in each request's `_meta`; else the
+    /// `initialize` handshake, as [`Initialize`](Self::Initialize). See the
+    /// [module docs](super#protocol-revisions) for what changes.
+    V2026_07_28,
+}
+
 #[derive(Clone)]
 pub(super) enum Endpoint {
     Stdio {
@@ -58,6 +76,7 @@ pub struct RemoteServer {
     pub(super) connect_timeout: Duration,
     pub(super) groups_extension: bool,
     pub(super) user_input: Option<UserInput>,
+    pub(super) protocol: Protocol,
     backoff_initial: Duration,
     backoff_max: Duration,
 }
@@ -71,6 +90,7 @@ impl fmt::Debug for RemoteServer {
             .field("connect_timeout", &self.connect_timeout)
             .field("groups_extension", &self.groups_extension)
             .field("user_input", &self.user_input.is_some())
+            .field("protocol", &self.protocol)
             .field("backoff_initial", &self.backoff_initial)
             .field("backoff_max", &self.backoff_max)
             .finish_non_exhaustive()
@@ -97,6 +117,7 @@ impl RemoteServer {
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             groups_extension: true,
             user_input: None,
+            protocol: Protocol::Initialize,
             backoff_initial: Self::DEFAULT_BACKOFF_INITIAL,
             backoff_max: Self::DEFAULT_BACKOFF_MAX,
         }
@@ -200,6 +221,23 @@ impl RemoteServer {
     #[must_use]
     pub fn with_user_input(mut self, user_input: UserInput) -> Self {
         self.user_input = Some(user_input);
+        self
+    }
+
+    /// How the client starts its session (default [`Protocol::Initialize`]).
+    /// [`Protocol::V2026_07_28`] asks for MCP 2026-07-28 through `server/discover`, and falls
+    /// back to `initialize` when the server does not support it (see the
+    /// [module docs](super#protocol-revisions)): on 2026-07-28 a server may run a call as a
+    /// task and asks the user through input requests.
+    ///
+    /// ```
+    /// use toolgroup_mcp::client::{Protocol, RemoteServer};
+    ///
+    /// let server = RemoteServer::http("http://127.0.0.1:8000/mcp").with_protocol(Protocol::V2026_07_28);
+    /// ```
+    #[must_use]
+    pub fn with_protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = protocol;
         self
     }
 

@@ -8,6 +8,8 @@
 //! `remote_names`, and `server_everything` (npm's reference server, skipped without
 //! `SERVER_EVERYTHING`). Remote tasks (`tasks`) and a server asking the user (`user_input`)
 //! against an rmcp server with rmcp's `TaskManager` (`task_server`) and the Python SDK's.
+//! The client on MCP 2026-07-28 against the facade's `mcp_server` example, with and without
+//! the opt-in (`modern`), and its fallback to `initialize` (`legacy_fallback`).
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -17,6 +19,8 @@ mod groups_hidden;
 mod groups_own_server;
 mod groups_server;
 mod http;
+mod legacy_fallback;
+mod modern;
 mod remote_groups;
 mod remote_names;
 mod remote_progress;
