@@ -15,9 +15,18 @@
 //! switchable, so the mask list starts with `reset_tools`; in selected mode choose it with
 //! `/mcp?groups=clock`.
 //!
-//! Not offered: `test_sampling`, `test_elicitation` and the elicitation scenarios' tools (a
-//! toolgroup tool cannot send requests to the client), `test_reconnection` (a tool cannot
-//! close its SSE stream), and resources, prompts and completion (toolgroup serves tools).
+//! The tools that ask the user (`input`) and those of the tasks scenarios (`tasks`) are basic
+//! tools too; `.ci/conformance` runs the 2026-07-28 scenarios against them.
+//!
+//! Not offered: `test_sampling` and the sampling and roots input requests (a tool asks the
+//! user only, with a form), the SEP-1330 enumeration forms (titled and multiple choices),
+//! `test_reconnection` (a tool cannot close its SSE stream), and resources, prompts and
+//! completion (toolgroup serves tools).
+
+#[path = "conformance/input.rs"]
+mod input;
+#[path = "conformance/tasks.rs"]
+mod tasks;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -188,6 +197,10 @@ struct Clock;
 struct Kit {
     #[basic]
     conformance: Conformance,
+    #[basic]
+    input: input::Input,
+    #[basic]
+    tasks: tasks::Tasks,
     clock: Clock,
 }
 
@@ -207,6 +220,8 @@ async fn main() -> ExitCode {
     };
     let toolkit = Toolkit::new(Kit {
         conformance: Conformance,
+        input: input::Input,
+        tasks: tasks::Tasks,
         clock: Clock,
     });
     let server = McpServer::new(toolkit, mode).with_server_info(rmcp::model::Implementation::new(

@@ -9,9 +9,9 @@
 //! no user to ask, and `ask` says so ([`AskError::NoUser`]).
 //!
 //! The form is MCP elicitation's: an object schema of primitive fields (booleans, strings,
-//! numbers, integers, string choices), each required unless made optional. [`Question::check`]
-//! tells whether an answer fits it, so every asker refuses the same wrong answers the same
-//! way.
+//! numbers, integers, string choices), each required unless made optional, some filled in
+//! advance ([`Question::default_value`]). [`Question::check`] tells whether an answer fits it,
+//! so every asker refuses the same wrong answers the same way.
 
 use std::fmt;
 use std::sync::Arc;
@@ -109,6 +109,33 @@ impl Question {
         self
     }
 
+    /// Fill the field `name` in advance with `value` (the form's `default`, MCP elicitation's
+    /// since 2025-11-25): the user sees it and may change it. A value that does not fit the
+    /// field (another type, or not one of a choice's options) is not set, nor is a value for
+    /// a field the form does not have, as [`Question::check`] would refuse such an answer.
+    ///
+    /// ```
+    /// use toolgroup::context::Question;
+    ///
+    /// let question = Question::new("How many copies?")
+    ///     .integer("copies", "Copies")
+    ///     .default_value("copies", 1)
+    ///     .choice("size", "Paper size", &["A4", "Letter"])
+    ///     .default_value("size", "Tabloid"); // not an option: not set
+    /// assert_eq!(question.schema()["properties"]["copies"]["default"], 1);
+    /// assert!(question.schema()["properties"]["size"].get("default").is_none());
+    /// ```
+    #[must_use]
+    pub fn default_value(mut self, name: &str, value: impl Into<Value>) -> Self {
+        let value = value.into();
+        if let Some(Value::Object(field)) = self.properties.get_mut(name)
+            && fits(field, &value)
+        {
+            field.insert("default".to_owned(), value);
+        }
+        self
+    }
+
     /// What the user reads.
     pub fn message(&self) -> &str {
         &self.message
@@ -143,19 +170,7 @@ impl Question {
         }
         for (name, value) in content {
             let schema = &self.properties[name];
-            let fits = match schema["type"].as_str() {
-                Some("boolean") => value.is_boolean(),
-                Some("string") => value.as_str().is_some_and(|s| {
-                    schema
-                        .get("enum")
-                        .and_then(Value::as_array)
-                        .is_none_or(|options| options.iter().any(|o| o == s))
-                }),
-                Some("number") => value.is_number(),
-                Some("integer") => value.is_i64() || value.is_u64(),
-                _ => false,
-            };
-            if !fits {
+            if !schema.as_object().is_some_and(|field| fits(field, value)) {
                 let expected = match schema.get("enum") {
                     Some(_) => "one of the field's options".to_owned(),
                     None => match schema["type"].as_str() {
@@ -180,6 +195,23 @@ impl Question {
         } else {
             names.join(", ")
         }
+    }
+}
+
+/// Whether `value` fits the field whose schema is `field`: its type, and among the options of
+/// a choice.
+fn fits(field: &Map<String, Value>, value: &Value) -> bool {
+    match field.get("type").and_then(Value::as_str) {
+        Some("boolean") => value.is_boolean(),
+        Some("string") => value.as_str().is_some_and(|s| {
+            field
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_none_or(|options| options.iter().any(|o| o == s))
+        }),
+        Some("number") => value.is_number(),
+        Some("integer") => value.is_i64() || value.is_u64(),
+        _ => false,
     }
 }
 
@@ -320,6 +352,22 @@ mod tests {
             e,
             "the answer's field `c` must be one of the field's options, not a string"
         );
+    }
+
+    #[test]
+    fn defaults_are_set_only_when_they_fit() {
+        let question = form()
+            .default_value("ok", true)
+            .default_value("n", 2.5)
+            .default_value("c", "b")
+            .default_value("missing", 1);
+        let schema = question.schema();
+        assert_eq!(schema["properties"]["ok"]["default"], json!(true));
+        assert!(schema["properties"]["n"].get("default").is_none());
+        assert_eq!(schema["properties"]["c"]["default"], json!("b"));
+        assert!(schema["properties"].get("missing").is_none());
+        let unchanged = form().default_value("c", "z").default_value("n", "3");
+        assert_eq!(unchanged, form());
     }
 
     #[test]
