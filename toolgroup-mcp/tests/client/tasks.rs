@@ -86,8 +86,12 @@ async fn cancelling_or_dropping_the_call_cancels_the_task() {
     let options = CallOptions::new().with_cancellation(token.clone());
     let none = json!({});
     let call = remote.call_with("stuck", &none, options);
+    // Once the client follows the task (its first poll): a call cancelled before the
+    // server's answer arrives cancels the request, not the task it does not know yet.
+    let polls = record.polls.load(Ordering::SeqCst);
     let cancel = async {
         wait_until(|| record.started.load(Ordering::SeqCst) == 1).await;
+        wait_until(|| record.polls.load(Ordering::SeqCst) > polls).await;
         token.cancel();
     };
     let (result, ()) = tokio::join!(call, cancel);
@@ -98,9 +102,13 @@ async fn cancelling_or_dropping_the_call_cancels_the_task() {
     wait_until(|| record.cancelled.load(Ordering::SeqCst) == 1).await;
 
     // The call's future dropped while its task runs.
+    let polls = record.polls.load(Ordering::SeqCst);
     tokio::select! {
         _ = remote.call("stuck", &none) => panic!("the task never ends by itself"),
-        () = wait_until(|| record.started.load(Ordering::SeqCst) == 2) => {}
+        () = async {
+            wait_until(|| record.started.load(Ordering::SeqCst) == 2).await;
+            wait_until(|| record.polls.load(Ordering::SeqCst) > polls).await;
+        } => {}
     }
     wait_until(|| record.cancelled.load(Ordering::SeqCst) == 2).await;
 }
