@@ -67,13 +67,14 @@ takes a while and may run as an MCP task; `delete_report` needs the user's appro
 `retitle_report` asks the user for a title) over MCP.
   --transport  stdio (default) or http (Streamable HTTP at /mcp)
   --mode       selected: the groups are chosen at connect time (--groups on stdio, ?groups= in the URL over HTTP)
-               mask (default): every tool listed; reset_tools switches groups, and a call of an
-                 inactive group's tool activates its group (see --no-first-use)
+               mask (default): every tool listed; a call of an inactive group's tool activates
+                 its group (with --no-first-use it is refused, and reset_tools is listed to
+                 switch groups)
                list: the list follows reset_tools, with notifications/tools/list_changed
   --groups     stdio: the chosen groups (selected) or the starting active groups (mask, list)
   --listen     http: the address to listen on (default 127.0.0.1:8000)
   --no-first-use         refuse calls of inactive groups' tools (naming the group to switch on)
-  --no-hints             no client hints in the tools' _meta (anthropic/alwaysLoad, searchHint, group labels)
+  --no-hints             no client hints in the tools' _meta (anthropic/searchHint, group labels)
   --no-groups-extension  do not serve the io.modelcontextprotocol/groups extension
   --report-seconds N     how long write_report takes (default 5)
   --auth-issuer URL      http: require bearer JWTs of this issuer (build with --features mcp-auth);

@@ -552,10 +552,12 @@ fn a_call_future_and_its_result_stay_small() {
     drop(call);
     assert!(size <= 696, "the call future grew to {size} bytes");
     // `preserve_order` makes serde_json's map, in the structured content, an `IndexMap`.
+    // One pointer more than the content, the structured content and the flags: a first use's
+    // activation, boxed, which renderers put in the structured content of every shape.
     let result = if cfg!(feature = "preserve_order") {
-        104
+        112
     } else {
-        64
+        72
     };
     assert_eq!(std::mem::size_of::<toolgroup::CallResult>(), result);
 }

@@ -6,7 +6,9 @@
 // Runs `interop_server` in mask and list mode over stdio: a client that declares the extension
 // in its capabilities lists the basic tools only, reads `groups/list` and `groups/get` (raw
 // requests: the SDK has no helper for them) and calls a group's tool without `reset_tools`; a
-// client that declares nothing lists every tool. Prints one line per check and ends with
+// client that declares nothing lists every tool and reads a first use's activation in the
+// structured content the SDK validated; over stdio, a request that is not valid JSON-RPC 2.0
+// is answered with its id. Prints one line per check and ends with
 // `N passed, N failed`; exits non-zero when a check failed.
 
 const [sdk, server] = process.argv.slice(2);
@@ -62,9 +64,43 @@ for (const mode of ["mask", "list"]) {
 
     const plain = await connect(mode, {});
     const all = await names(plain);
-    check(`${mode}: a client that declares nothing sees reset_tools and the basic tools`,
-        JSON.stringify(all.slice(0, 4)) === JSON.stringify(["reset_tools", ...BASIC]), all);
+    // Mask mode lists every tool but reset_tools (first-use activation makes it needless);
+    // list mode grows from reset_tools and the basic tools.
+    const start = mode === "mask" ? BASIC : ["reset_tools", ...BASIC];
+    check(`${mode}: a client that declares nothing sees the basic tools first`,
+        JSON.stringify(all.slice(0, start.length)) === JSON.stringify(start), all);
+    // A first use: the SDK validates the structured content against the listed output
+    // schema (it throws otherwise), and the activation is in it beside the wrapped result.
+    const first = await plain.callTool({ name: "web_search", arguments: { query: "rust" } });
+    const activated = first.structuredContent?.activated_group;
+    check(`${mode}: a first use carries the activation in its validated structured content`,
+        !first.isError && Array.isArray(first.structuredContent?.result)
+            && activated?.group === "web_search" && activated?.instructions === "Cite your sources.",
+        first);
+    const again = await plain.callTool({ name: "web_search", arguments: { query: "tokio" } });
+    check(`${mode}: the second call carries no activation`,
+        !again.isError && again.structuredContent?.activated_group === undefined, again);
     await plain.close();
+}
+
+// Over stdio, a request that is not valid JSON-RPC 2.0 but whose id can be read is answered
+// -32600 with that id (JSON-RPC 2.0 section 5), through the SDK's own stdio transport.
+{
+    const transport = new StdioClientTransport({ command: server, args: ["mask", "stdio", ""] });
+    const answers = [];
+    transport.onmessage = (message) => answers.push(message);
+    await transport.start();
+    await transport.send({ jsonrpc: "1.0", id: 5, method: "tools/list" });
+    await transport.send({ jsonrpc: "2.0", id: 6, method: "ping" });
+    for (let i = 0; i < 100 && answers.length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const refused = answers.find((m) => m.id === 5);
+    check("stdio: an invalid request with a readable id is answered -32600 with its id",
+        refused?.error?.code === -32600 && refused?.jsonrpc === "2.0", answers);
+    check("stdio: the server goes on (a ping is answered)",
+        answers.some((m) => m.id === 6 && m.result !== undefined), answers);
+    await transport.close();
 }
 
 const passed = results.filter(Boolean).length;

@@ -34,7 +34,9 @@ SERVER = sys.argv[1]
 EXAMPLE = sys.argv[2]
 RESULTS = []
 
-ALL_TOOLS = ["reset_tools", "note_write", "slow_stats", "whoami", "web_search", "page_fetch", "slow", "count"]
+# Mask mode with first-use activation (the default) lists every tool but `reset_tools`, which a
+# client may still call.
+ALL_TOOLS = ["note_write", "slow_stats", "whoami", "web_search", "page_fetch", "slow", "count"]
 BASIC = ["note_write", "slow_stats", "whoami"]
 EVERY_GROUP_OFF = {"web_search": False, "scraping": False, "waiting": False}
 
@@ -83,7 +85,7 @@ async def mask(label, target, mode):
         expected = "2026-07-28" if mode == "auto" else None
         check(f"{label}: protocol version", expected is None or client.protocol_version == expected,
               client.protocol_version)
-        check(f"{label}: tools/list is every tool, reset_tools first", await names(client) == ALL_TOOLS,
+        check(f"{label}: tools/list is every tool, without reset_tools", await names(client) == ALL_TOOLS,
               await names(client))
         tool = next(t for t in (await client.list_tools(cache_mode="bypass")).tools if t.name == "web_search")
         check(f"{label}: the group is in the tool's _meta", (tool.meta or {}).get("toolgroup/group") == "web_search",
@@ -95,6 +97,13 @@ async def mask(label, target, mode):
               not r.is_error and "hit for rust" in text(r)
               and "This call activated the group `web_search`" in text(r) and "Cite your sources." in text(r),
               text(r))
+        # The SDK validated the structured content against the listed output schema; a client
+        # that shows its model only the structured content reads the activation there.
+        activated = (r.structured_content or {}).get("activated_group") or {}
+        check(f"{label}: the activation is in the structured content, beside the wrapped result",
+              activated.get("group") == "web_search" and activated.get("instructions") == "Cite your sources."
+              and activated.get("tools") == ["web_search"] and "result" in (r.structured_content or {}),
+              r.structured_content)
         r = await client.call_tool("reset_tools", {**EVERY_GROUP_OFF, "web_search": True, "waiting": True})
         check(f"{label}: reset_tools switches groups on, keeping the one activated on first use",
               not r.is_error and "Activated: waiting" in text(r) and "Kept: web_search" in text(r), text(r))
@@ -249,6 +258,8 @@ async def example():
         check("example stdio mask: bar_chart activates charts on first use and draws",
               not r.is_error and any(c.type == "image" for c in r.content)
               and "This call activated the group `charts`" in text(r), text(r))
+        check("example stdio mask: an image result has no structured content; its text carries the activation",
+              r.structured_content is None and "<group name=\"charts\">" in text(r), r.structured_content)
         r = await client.call_tool("reset_tools", {"web_search": False, "scraping": False, "charts": True, "reports": False})
         check("example stdio mask: reset_tools keeps charts on", not r.is_error, text(r))
         await chart("example stdio mask", client)

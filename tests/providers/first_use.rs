@@ -270,3 +270,37 @@ fn reset_tools_requires_every_group_except_over_mcp() {
         toolgroup::meta::RESET_TOOLS_DESCRIPTION_MCP.contains("a group left out becomes inactive")
     );
 }
+
+/// One answer to "does this call change the session?": the resolution's, under the call's
+/// first-use choice, is what a layer reads on the request.
+#[tokio::test]
+async fn a_layer_and_the_resolution_agree_that_a_first_use_changes_the_session() {
+    use std::sync::{Arc, Mutex};
+    use toolgroup::middleware::ToolRequest;
+
+    let seen: Arc<Mutex<Vec<(String, bool)>>> = Arc::default();
+    let record = seen.clone();
+    let kit = first_use_kit().layer(tower::layer::layer_fn(move |inner| {
+        let record = record.clone();
+        tower::util::MapRequest::new(inner, move |request: ToolRequest| {
+            record
+                .lock()
+                .unwrap()
+                .push((request.tool.to_owned(), request.changes_session()));
+            request
+        })
+    }));
+    let mut session = kit.session();
+    let resolved = kit.resolve(&session, "search").unwrap();
+    assert!(resolved.changes_session());
+    assert!(!resolved.with_first_use_activation(false).changes_session());
+    let first = kit.call(&mut session, "search", r#"{"query": "x"}"#).await;
+    assert!(!first.is_error, "{}", first.text_joined());
+    let again = kit.call(&mut session, "search", r#"{"query": "y"}"#).await;
+    assert!(!again.is_error);
+    assert!(!kit.resolve(&session, "search").unwrap().changes_session());
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [("search".to_owned(), true), ("search".to_owned(), false)]
+    );
+}

@@ -109,9 +109,32 @@ fn gemini_legacy_on_hand_written_schemas() {
 
 #[test]
 fn mcp_output_schemas_are_objects() {
+    // Every output schema admits a first use's activation, an optional object.
     let object = json!({"type": "object", "properties": {"a": {"type": "integer"}}});
     let kept = mcp_output_schema(&object);
-    assert_eq!((kept.schema, kept.wrapped), (object, false));
+    assert_eq!(
+        (kept.schema, kept.wrapped, kept.reserved_key_taken),
+        (
+            json!({"type": "object", "properties": {
+                "a": {"type": "integer"}, "activated_group": {"type": "object"}}}),
+            false,
+            false
+        )
+    );
+    let closed = json!({"type": "object", "properties": {"a": {"type": "integer"}},
+                        "required": ["a"], "additionalProperties": false});
+    let kept = mcp_output_schema(&closed);
+    assert_eq!(
+        kept.schema["properties"]["activated_group"],
+        json!({"type": "object"})
+    );
+    assert_eq!(kept.schema["additionalProperties"], false);
+    assert_eq!(kept.schema["required"], json!(["a"]));
+    // A field of that name is the tool's own, and said to be.
+    let clash = json!({"type": "object", "properties": {"activated_group": {"type": "string"}}});
+    let kept = mcp_output_schema(&clash);
+    assert!(kept.reserved_key_taken);
+    assert_eq!(kept.schema, clash);
     let list = json!({"type": "array", "items": {"$ref": "#/$defs/Item"}, "$defs": {"Item": {"type": "string"}}});
     let wrapped = mcp_output_schema(&list);
     assert!(wrapped.wrapped);
@@ -119,7 +142,10 @@ fn mcp_output_schemas_are_objects() {
         wrapped.schema,
         json!({
             "type": "object",
-            "properties": {"result": {"type": "array", "items": {"$ref": "#/$defs/Item"}}},
+            "properties": {
+                "result": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+                "activated_group": {"type": "object"},
+            },
             "required": ["result"],
             "additionalProperties": false,
             "$defs": {"Item": {"type": "string"}},

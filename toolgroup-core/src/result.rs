@@ -486,6 +486,11 @@ pub struct CallResult {
     /// [`outcome`](Self::outcome). A one-byte field in what would be padding after `is_error`.
     #[serde(skip)]
     outcome: CallOutcome,
+    /// What this call's first-use activation made available (`{"group", "tools",
+    /// "instructions"}`), for renderings that carry it in structured content; boxed so that a
+    /// result without one stays small.
+    #[serde(skip)]
+    activation: Option<Box<Value>>,
 }
 
 impl PartialEq for CallResult {
@@ -510,6 +515,7 @@ impl CallResult {
             structured_content: None,
             is_error: false,
             outcome: CallOutcome::Ok,
+            activation: None,
         }
     }
 
@@ -520,6 +526,7 @@ impl CallResult {
             structured_content: None,
             is_error: true,
             outcome: CallOutcome::ToolError,
+            activation: None,
         }
     }
 
@@ -537,6 +544,24 @@ impl CallResult {
             (_, false) => CallOutcome::Ok,
             (outcome, true) => outcome,
         }
+    }
+
+    /// What this call's [first-use activation](crate::Toolkit::with_first_use_activation)
+    /// made available, when the call activated its tool's group: `{"group": "...", "tools":
+    /// [...], "instructions": "..."}` (no `instructions` when the group has none), the facts
+    /// of the result's last text block. The MCP server sends it under the `activated_group`
+    /// key of the structured content, which every output schema it lists admits. Not
+    /// serialised, and ignored by equality, like [`outcome`](Self::outcome).
+    #[inline]
+    pub fn activation(&self) -> Option<&Value> {
+        self.activation.as_deref()
+    }
+
+    /// The result with the activation it reports (see [`activation`](Self::activation)).
+    #[inline]
+    pub(crate) fn with_activation_record(mut self, activation: Value) -> Self {
+        self.activation = Some(Box::new(activation));
+        self
     }
 
     /// The result as an error (of the tool's own, until [`labelled`](Self::labelled)).
@@ -567,6 +592,7 @@ impl CallResult {
                     structured_content: Some(value),
                     is_error: false,
                     outcome: CallOutcome::Ok,
+                    activation: None,
                 }
             }
             Err(e) => CallResult::error(format!("the tool's result could not be serialised: {e}")),

@@ -20,8 +20,17 @@ pub const SEARCH_HINT_META_KEY: &str = "anthropic/searchHint";
 pub const GROUPS_META_KEY: &str = "io.modelcontextprotocol/groups";
 
 /// Which hints the server adds to each tool's `_meta` in `tools/list` and `groups/get`
-/// (see the [crate docs](crate), "Groups for clients that search their own tools"). Every
-/// hint is on by default; [`none`](Self::none) turns them all off.
+/// (see the [crate docs](crate), "Groups for clients that search their own tools"). The
+/// search hints and membership labels are on by default, `alwaysLoad` is off;
+/// [`none`](Self::none) turns them all off.
+///
+/// Why `alwaysLoad` is off: Claude Code shows a tool that carries it in full in every
+/// request, where it would otherwise show its name alone until the model searches for it.
+/// Under first-use activation (the server's default) the model calls a group's tool
+/// directly and never needs `reset_tools` or the basic tools loaded first, so the hint only
+/// costs those definitions in every request, more than a server without groups shows.
+/// Turn it on ([`always_load`](Self::always_load)) with first-use activation off, where a
+/// model must switch groups deliberately: it then saves the search for `reset_tools`.
 ///
 /// ```
 /// use toolgroup_mcp::ClientHints;
@@ -40,7 +49,7 @@ pub struct ClientHints {
 impl Default for ClientHints {
     fn default() -> Self {
         ClientHints {
-            always_load: true,
+            always_load: false,
             search_hint: true,
             membership: true,
         }

@@ -15,7 +15,10 @@
 //! HMAC-SHA256 (rmcp's `RequestStateCodec`) under the server's key, bound to the tool, a
 //! digest of its arguments and the principal, and expires ([`STATE_TTL`]); a retry whose
 //! state does not open, or whose responses answer questions that were not asked or do not
-//! fit their forms, is refused with `-32602` and runs nothing.
+//! fit their forms, is refused with `-32602` and runs nothing. Each state carries a random
+//! id and is good for one retry (`GroupStore::consume`): SEP-2322 makes single use a MUST
+//! for state that must be consumed at most once, and an answer, a user's approval of a
+//! destructive call above all, is such state.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -179,6 +182,9 @@ struct State {
     r: BTreeMap<String, Value>,
     /// The keys the last round asked.
     q: Vec<String>,
+    /// A random id, 128 bits in hex: the state is used once (`GroupStore::consume`), so a
+    /// retry that carries an answer, such as an approval, cannot be sent again.
+    n: String,
 }
 
 /// The questions and answers of one call on 2026-07-28: answers from the verified retry,
@@ -261,6 +267,7 @@ impl RoundTrip {
             a: call.digest.clone(),
             r: self.inner.answers.clone(),
             q: vec![key.clone()],
+            n: crate::tasks::run::new_id(),
         };
         let sealed = codec
             .seal_json_with(
@@ -364,23 +371,21 @@ fn refused(why: &str) -> ErrorData {
 
 /// The questions and answers of one `tools/call`: a first call has none; a retry's
 /// `requestState` must open under `codec` for this call, and its `inputResponses` must
-/// answer exactly the questions the state asked, each an elicitation result.
+/// answer exactly the questions the state asked, each an elicitation result. With a state,
+/// also its single-use id, which the caller must consume (`GroupStore::consume`) before
+/// the call runs.
 pub(crate) fn round_trip(
     can_ask: bool,
     codec: &std::sync::Arc<RequestStateCodec>,
     call: CallBinding,
     state: Option<&str>,
     responses: Option<&Map<String, Value>>,
-) -> Result<RoundTrip, ErrorData> {
+) -> Result<(RoundTrip, Option<String>), ErrorData> {
     // Responses without a state answer nothing this server can trust: the call starts over
     // and asks again, as SEP-2322 prefers to an error.
     let Some(state) = state else {
-        return Ok(RoundTrip::new(
-            can_ask,
-            codec.clone(),
-            call,
-            BTreeMap::new(),
-        ));
+        let round = RoundTrip::new(can_ask, codec.clone(), call, BTreeMap::new());
+        return Ok((round, None));
     };
     if state.len() > MAX_STATE {
         return Err(refused(&format!(
@@ -415,7 +420,15 @@ pub(crate) fn round_trip(
         }
         answers.insert(key, value);
     }
-    Ok(RoundTrip::new(can_ask, codec.clone(), call, answers))
+    let round = RoundTrip::new(can_ask, codec.clone(), call, answers);
+    Ok((round, Some(opened.n)))
+}
+
+/// The refusal of a `requestState` used before: the retry it belonged to was answered.
+pub(crate) fn used_again() -> ErrorData {
+    refused(
+        "this `requestState` was already used (each is good for one retry, so that an answer such as an approval is acted on once)",
+    )
 }
 
 /// A key for sealing `requestState`: 32 random bytes, for a server that was given none.

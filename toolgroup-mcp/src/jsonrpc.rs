@@ -7,9 +7,9 @@
 //! byte, so everything else is rmcp's. Over HTTP an answer is the response to the POST that
 //! carried the message, so it cannot be taken for a new message.
 //!
-//! Over stdio nothing is checked here: lines are rmcp's own (`rmcp::transport::stdio`), which
-//! ignores a line that is not JSON and answers other refusals with `-32600` without an `id`.
-//! An answer to a line that is not JSON correlates with no request, and it is one more message
+//! Over stdio the lines are rmcp's own (`rmcp::transport::stdio`), which ignores a line that is
+//! not JSON and answers other refusals with `-32600` without an `id`; only a request whose
+//! `id` can be read is checked here first and answered with it (the `stdio` module). An answer to a line that is not JSON correlates with no request, and it is one more message
 //! for the peer: a peer that writes a log line to the pipe for each message it receives turns
 //! each answer into one more line that is not JSON, and the two sides exchange errors without
 //! end (rmcp issue #938). The official SDKs do not answer such lines either.
@@ -60,6 +60,7 @@ impl Refusal {
 
 /// Check one message (an HTTP body): `Ok` when it is a single JSON-RPC 2.0 request,
 /// notification or response of the shape MCP allows.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) fn check(bytes: &[u8]) -> Result<(), Refusal> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         Refusal::parse(format!(
@@ -99,7 +100,7 @@ pub(crate) fn check(bytes: &[u8]) -> Result<(), Refusal> {
     check_object(&object)
 }
 
-fn check_object(object: &Map<String, Value>) -> Result<(), Refusal> {
+pub(crate) fn check_object(object: &Map<String, Value>) -> Result<(), Refusal> {
     let has = |key: &str| object.contains_key(key);
     let is_error_response = !has("method") && has("error");
     let id = match object.get("id") {

@@ -16,7 +16,7 @@
 //! | [`Mode`] | `tools/list` | `reset_tools` | where the active set lives |
 //! |---|---|---|---|
 //! | [`Selected`](Mode::Selected) | the basic tools and the tools of the groups chosen at connect time | hidden | nowhere: a command-line flag (stdio), or each HTTP request (`/mcp/web_search,scraping`, `X-MCP-Toolsets: web_search,scraping` or `/mcp?groups=web_search,scraping`) |
-//! | [`Mask`](Mode::Mask) | every tool, `reset_tools` first, in the toolkit's stable order; the same for every client | listed | the process (stdio), the protocol session (HTTP clients that open one), or a [`GroupStore`] under a key (stateless HTTP) |
+//! | [`Mask`](Mode::Mask) | every tool, in the toolkit's stable order; the same for every client | listed only without first-use activation ([`McpServer::with_reset_tools_listed`]); answered either way | the process (stdio), the protocol session (HTTP clients that open one), or a [`GroupStore`] under a key (stateless HTTP) |
 //! | [`List`](Mode::List) | `reset_tools`, the basic tools and the active groups' tools; `notifications/tools/list_changed` after a reset that changed the set | listed | as in mask mode |
 //!
 //! - **Selected** works with every protocol revision and keeps no state. Unknown group
@@ -40,21 +40,23 @@
 //! # Groups for clients that search their own tools
 //!
 //! Claude Code, Codex and VS Code defer MCP tools behind a tool search of their own, so the
-//! model sees names until it searches. Three things help them, each on by default.
+//! model sees names until it searches. Three things help them, each on by default (of the
+//! hints, `alwaysLoad` is off: see below).
 //!
 //! **Hints in each tool's `_meta`** ([`ClientHints`], [`McpServer::with_client_hints`]), in
 //! every `tools/list` and `groups/get`:
 //!
 //! | tool | `_meta` |
 //! |---|---|
-//! | `reset_tools`, `Skill`, `read_skill_file` | `"anthropic/alwaysLoad": true` |
-//! | a basic group's tool | `"toolgroup/group": "<group>"`, `"anthropic/alwaysLoad": true` |
+//! | `reset_tools`, `Skill`, `read_skill_file` | `"anthropic/alwaysLoad": true` (only with [`ClientHints::always_load`]) |
+//! | a basic group's tool | `"toolgroup/group": "<group>"`, and `"anthropic/alwaysLoad": true` with [`ClientHints::always_load`] |
 //! | a switchable group's tool | `"toolgroup/group": "<group>"`, `"anthropic/searchHint": "<group>: <group description>"`, `"io.modelcontextprotocol/groups": ["<name>"]` |
 //!
 //! `anthropic/alwaysLoad` and `anthropic/searchHint` are Claude Code's vendor hints
-//! ([`ALWAYS_LOAD_META_KEY`], [`SEARCH_HINT_META_KEY`]): it shows the always-loaded tools from
-//! the first request (the switcher needs no search), and one search by a group's name finds
-//! every tool of the group. Other clients ignore them. `io.modelcontextprotocol/groups`
+//! ([`ALWAYS_LOAD_META_KEY`], [`SEARCH_HINT_META_KEY`]): it shows the always-loaded tools in
+//! full in every request (the switcher needs no search, at the cost of its definition in every
+//! request; with first-use activation no model needs it first, so the hint is off by default),
+//! and one search by a group's name finds every tool of the group. Other clients ignore them. `io.modelcontextprotocol/groups`
 //! ([`GROUPS_META_KEY`]) is the membership label of the interest group's grouping draft
 //! (`io.modelcontextprotocol/grouping`, experimental-ext-grouping `grouping.mdx` @03d246f5): the
 //! group's name under the drafts' rule (below). With labels on, the server declares
@@ -64,8 +66,21 @@
 //! **Activation on first use** ([`McpServer::with_first_use_activation`]; on by default,
 //! whatever the toolkit's own [`Toolkit::with_first_use_activation`] says): a call of a tool
 //! of an inactive group activates the group and runs, when the policy allows it and the result is not an
-//! error, and its result carries the group's tools and instructions once. A model whose
-//! client found the tool by searching reaches it in one call. The activation is kept where the
+//! error, and its result carries the group's tools and instructions once: in its last text
+//! block, and under `activated_group` in its structured content, whatever the output's shape
+//! (an object, or `{"result": ...}` for any other output). Claude Code, Codex and pydantic-ai
+//! show their model only a result's structured content when it has one, the OpenAI Agents
+//! SDK and LangChain's adapters only its text; each reads the activation once. Every listed
+//! output schema admits the key (an optional `{"type": "object"}` property), so the structured
+//! content validates; a tool whose output has a field of that name is refused when the
+//! server is built ([`McpServer::new`] panics, naming it). An error result (invalid
+//! arguments, the tool's own error) activates nothing and carries nothing: the instructions
+//! come with the first call that succeeds. Mask mode then needs no `reset_tools` in its list:
+//! it is left out unless [`McpServer::with_reset_tools_listed`] asks for it, and still
+//! answered when called. A model whose client found the tool by searching reaches it in one
+//! call. Two concurrent first uses of one group by one client (one connection, or one key in
+//! one process) activate it once and deliver its instructions once; across replicas sharing
+//! a store, each replica may deliver them. The activation is kept where the
 //! active set lives (below), with `notifications/tools/list_changed` in list mode; a stateless
 //! request without a key runs the call with its group active for that call alone (the
 //! instructions come with each such call). A request served in selected mode activates nothing
@@ -291,12 +306,12 @@ mod hints;
 #[cfg(feature = "http")]
 mod http_service;
 mod input;
-#[cfg(feature = "http")]
 mod jsonrpc;
 mod logging;
 #[cfg(feature = "http")]
 mod selection;
 mod skills;
+mod stdio;
 mod store;
 pub mod tasks;
 mod telemetry;
@@ -382,6 +397,10 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) names: Arc<GroupNames>,
     /// First-use activation (`None`: the toolkit's choice).
     pub(crate) first_use: Option<bool>,
+    /// Whether mask mode lists `reset_tools` (`None`: only without first-use activation).
+    pub(crate) reset_listed: Option<bool>,
+    /// Serialise the calls that change one key's active groups in this process.
+    pub(crate) key_gates: Arc<store::KeyGates>,
     /// Bearer authorization of HTTP requests.
     #[cfg(feature = "auth")]
     pub(crate) auth: Option<Arc<auth::BearerAuth>>,
@@ -412,6 +431,8 @@ impl<R: Registry> Clone for Shared<R> {
             groups_extension: self.groups_extension,
             names: self.names.clone(),
             first_use: self.first_use,
+            reset_listed: self.reset_listed,
+            key_gates: self.key_gates.clone(),
             #[cfg(feature = "auth")]
             auth: self.auth.clone(),
             request_state: self.request_state.clone(),
@@ -439,11 +460,22 @@ impl<R: Registry> Shared<R> {
                 .expect("the MCP rendering of a tool is an MCP Tool");
             index.insert(def.name, tools.len());
             tools.push(decorate(self, tool, def));
-            wrapped.push(
-                def.output_schema
-                    .as_ref()
-                    .map(|o| toolgroup_core::provider::mcp_output_schema(o).wrapped),
-            );
+            let output = def
+                .output_schema
+                .as_ref()
+                .map(toolgroup_core::provider::mcp_output_schema);
+            if let Some(output) = &output
+                && output.reserved_key_taken
+            {
+                // A programming error that no compile-time check can see: the field names
+                // of a `JsonSchema` type exist only in the schema built at run time.
+                panic!(
+                    "toolgroup-mcp: the output of the tool `{}` has a field named `{}`, which MCP servers reserve for the group a first call activates (its tools and instructions); rename the field (`#[serde(rename = \"...\")]`)",
+                    def.name,
+                    toolgroup_core::provider::ACTIVATED_GROUP_KEY
+                );
+            }
+            wrapped.push(output.map(|o| o.wrapped));
         }
         (self.tools, self.index, self.wrapped) = (tools, index, wrapped);
     }
@@ -490,6 +522,14 @@ impl<R: Registry> McpServer<R> {
     ///
     /// The server's name and version default to this crate's; set yours with
     /// [`with_server_info`](Self::with_server_info).
+    ///
+    /// # Panics
+    ///
+    /// If a tool's output is an object with a field named `activated_group`: every listed
+    /// output schema reserves that key for the group a first call activates
+    /// ([`ACTIVATED_GROUP_KEY`](toolgroup_core::provider::ACTIVATED_GROUP_KEY)), and the
+    /// field names of a `JsonSchema` type are known only once its schema is built, at run
+    /// time. Rename the field with `#[serde(rename = "...")]`.
     pub fn new(toolkit: impl Into<Arc<Toolkit<R>>>, mode: Mode) -> Self {
         let toolkit = toolkit.into();
         let rendered = Rendered::new(&toolkit, Provider::Mcp);
@@ -519,6 +559,8 @@ impl<R: Registry> McpServer<R> {
             names: Arc::new(names),
             // On: the measured default (docs/tokens-and-cache.md, "Over MCP").
             first_use: Some(true),
+            reset_listed: None,
+            key_gates: Arc::new(store::KeyGates::default()),
             #[cfg(feature = "auth")]
             auth: None,
             request_state: Arc::new(input::random_codec()),
@@ -590,7 +632,8 @@ impl<R: Registry> McpServer<R> {
         self
     }
 
-    /// The hints in each tool's `_meta` (default: every hint, [`ClientHints::default`]). The
+    /// The hints in each tool's `_meta` (default: [`ClientHints::default`], search hints and
+    /// membership labels without `alwaysLoad`). The
     /// compiled-in tools' definitions are rendered again, here, with them.
     #[must_use]
     pub fn with_client_hints(mut self, hints: ClientHints) -> Self {
@@ -626,6 +669,21 @@ impl<R: Registry> McpServer<R> {
     #[must_use]
     pub fn with_first_use_activation(mut self, on: bool) -> Self {
         self.shared_mut().first_use = Some(on);
+        self
+    }
+
+    /// Whether mask mode lists `reset_tools` (default: only when first-use activation is off).
+    ///
+    /// With first-use activation, a model reaches any group's tool by calling it, and its
+    /// group's instructions come with that call's result: in mask mode, where every tool is
+    /// listed anyway, `reset_tools` only adds its definition to every request of a client that
+    /// shows definitions in full (Codex, the agent frameworks), and a model of a client that
+    /// defers them (Claude Code) never needs to load it first. Unlisted, it is still answered
+    /// when a client calls it. List mode always lists it (it is how the list grows), and
+    /// selected mode never does (the groups are the connection's).
+    #[must_use]
+    pub fn with_reset_tools_listed(mut self, on: bool) -> Self {
+        self.shared_mut().reset_listed = Some(on);
         self
     }
 
@@ -671,8 +729,10 @@ impl<R: Registry> McpServer<R> {
     }
 
     /// Every compiled-in tool's MCP definition, in the stable order (`reset_tools` first when
-    /// the toolkit exposes it), rendered once: the mask mode's `tools/list`, which adds the
-    /// tools found at run time (remote groups) after these, rendered when listed.
+    /// the toolkit exposes it), rendered once: the mask mode's `tools/list` (which leaves
+    /// `reset_tools` out under first-use activation, see
+    /// [`with_reset_tools_listed`](Self::with_reset_tools_listed), and adds the tools found at
+    /// run time, such as remote groups, after these, rendered when listed).
     pub fn tools(&self) -> &[Tool] {
         &self.shared.tools
     }
@@ -702,17 +762,34 @@ impl<R: Registry> McpServer<R> {
     ///
     /// The client did not complete the MCP handshake, or the transport failed.
     pub async fn serve_stdio(&self, groups: Session<R>) -> Result<(), ServeError> {
-        use rmcp::ServiceExt as _;
-        let handler = self.handler_with(groups);
-        // rmcp's own framing: it ignores a line that is not JSON (no `id` to answer, and an
-        // answer can start an error storm with a peer that logs to the pipe), answers other
-        // refusals with `-32600`, and drops oversized lines.
-        let running = handler
-            .serve(rmcp::transport::stdio())
+        self.serve_lines(groups, tokio::io::stdin(), tokio::io::stdout())
             .await
-            .map_err(ServeError::new)?;
-        running.waiting().await.map_err(ServeError::new)?;
-        Ok(())
+    }
+
+    /// Serve one connection over line-delimited JSON-RPC on any byte streams (what stdio
+    /// carries: a child process's pipes, a Unix socket), starting with `groups` active, until
+    /// `input` ends.
+    ///
+    /// The framing is rmcp's: a line that is not JSON is ignored (no `id` to answer, and an
+    /// answer can start an error storm with a peer that logs to the pipe), and oversized lines
+    /// are dropped. A request whose `id` can be read but that is not valid JSON-RPC 2.0 (a
+    /// `"jsonrpc"` other than `"2.0"`, a `result` beside its `method`) is answered `-32600`
+    /// with that `id`, as JSON-RPC 2.0 requires, before rmcp reads it.
+    ///
+    /// # Errors
+    ///
+    /// The handshake failed, or the connection's task ended abnormally.
+    pub async fn serve_lines<I, O>(
+        &self,
+        groups: Session<R>,
+        input: I,
+        output: O,
+    ) -> Result<(), ServeError>
+    where
+        I: tokio::io::AsyncRead + Unpin + Send + 'static,
+        O: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        stdio::serve(self.handler_with(groups), input, output).await
     }
 
     /// The Streamable HTTP endpoint as a tower service: mount it with axum's

@@ -68,6 +68,20 @@ pub trait GroupStore: Send + Sync + 'static {
         key: &'a str,
         groups: Vec<String>,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Use the single-use `token` once: `true` the first time, `false` every later time
+    /// while the record lasts (at least `ttl`), atomically, so that of two concurrent uses
+    /// (through two replicas sharing the store) exactly one gets `true`.
+    ///
+    /// The server consumes each `requestState` it opens here (MCP 2026-07-28 multi-round-trip
+    /// calls, SEP-2322): a retry that carries an answer, such as a user's approval of a
+    /// destructive call, runs once; a second use is refused. `token` is 32 hex digits,
+    /// random; `ttl` covers the state's own lifetime, after which its seal refuses it anyway.
+    fn consume<'a>(
+        &'a self,
+        token: &'a str,
+        ttl: std::time::Duration,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
 }
 
 /// A shared store: several servers (replicas in one process, tests) can use one store.
@@ -83,6 +97,14 @@ impl<S: GroupStore + ?Sized> GroupStore for std::sync::Arc<S> {
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         (**self).save(key, groups)
     }
+
+    fn consume<'a>(
+        &'a self,
+        token: &'a str,
+        ttl: std::time::Duration,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).consume(token, ttl)
+    }
 }
 
 /// A [`GroupStore`] in this process's memory: for one replica (or tests). Entries are never
@@ -90,6 +112,9 @@ impl<S: GroupStore + ?Sized> GroupStore for std::sync::Arc<S> {
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     map: Mutex<HashMap<String, Vec<String>>>,
+    /// Used single-use tokens, until when they are remembered; the expired ones are dropped
+    /// as new ones come, so the map holds at most the tokens of one lifetime.
+    used: Mutex<HashMap<String, std::time::Instant>>,
 }
 
 impl MemoryStore {
@@ -130,6 +155,27 @@ impl GroupStore for MemoryStore {
             .unwrap_or_else(|e| e.into_inner())
             .insert(key.to_owned(), groups);
         Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn consume<'a>(
+        &'a self,
+        token: &'a str,
+        ttl: std::time::Duration,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let now = std::time::Instant::now();
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        // Amortised: a sweep only when the map has doubled since the last one.
+        if used.len() >= 64 && used.len().is_power_of_two() {
+            used.retain(|_, until| *until > now);
+        }
+        let first = match used.get(token) {
+            Some(until) if *until > now => false,
+            _ => {
+                used.insert(token.to_owned(), now + ttl);
+                true
+            }
+        };
+        Box::pin(std::future::ready(Ok(first)))
     }
 }
 
@@ -289,5 +335,73 @@ mod redis_store {
                     .map_err(|e| StoreError::with_source(format!("Redis SET failed: {e}"), e))
             })
         }
+
+        /// `SET {prefix}used:{token} 1 NX PX ttl`: Redis answers `OK` to the first use only.
+        fn consume<'a>(
+            &'a self,
+            token: &'a str,
+            ttl: std::time::Duration,
+        ) -> BoxFuture<'a, Result<bool, StoreError>> {
+            Box::pin(async move {
+                let millis = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+                let mut cmd = redis::cmd("SET");
+                cmd.arg(format!("{}used:{token}", self.prefix))
+                    .arg(1)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(millis);
+                let answer: Option<String> = self
+                    .query(&cmd)
+                    .await
+                    .map_err(|e| StoreError::with_source(format!("Redis SET NX failed: {e}"), e))?;
+                Ok(answer.is_some())
+            })
+        }
+    }
+}
+
+/// Gates that serialise, within one process, the calls that change the active groups kept
+/// under one key (`reset_tools`, a skill load, a first use), so that two concurrent first
+/// uses of a group by one client activate it, and deliver its instructions, once. Striped:
+/// a fixed number of locks, each key hashed onto one, so memory does not grow with the
+/// number of keys (two keys may share a lock and then wait for each other's change).
+pub(crate) struct KeyGates {
+    gates: Box<[tokio::sync::Mutex<()>]>,
+}
+
+impl KeyGates {
+    const STRIPES: usize = 64;
+
+    /// The gate of `key`, held until the guard is dropped.
+    pub(crate) async fn lock(&self, key: &str) -> tokio::sync::MutexGuard<'_, ()> {
+        let index = fnv1a(key) % self.gates.len();
+        self.gates[index].lock().await
+    }
+}
+
+/// FNV-1a: a cheap hash of a key onto a stripe (which keys share a stripe decides only
+/// who may wait for whom, never correctness).
+fn fnv1a(key: &str) -> usize {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in key.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash as usize
+}
+
+impl Default for KeyGates {
+    fn default() -> Self {
+        KeyGates {
+            gates: (0..Self::STRIPES)
+                .map(|_| tokio::sync::Mutex::new(()))
+                .collect(),
+        }
+    }
+}
+
+impl fmt::Debug for KeyGates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyGates").finish_non_exhaustive()
     }
 }

@@ -131,23 +131,50 @@ fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
 /// MCP's `structuredContent` is an object: the output of a tool whose
 /// `outputSchema` was wrapped, or any non-object output, is sent as `{"result": <output>}`.
 /// The text content is the result's own text (for structured output, its JSON unwrapped).
+/// A first use's activation is in the structured content too, under
+/// [`ACTIVATED_GROUP_KEY`] (see [`mcp_structured_content`]).
 fn call_tool_result(result: &CallResult, wrapped: Option<bool>) -> Value {
     let mut out = Map::new();
     out.insert(
         "content".to_owned(),
         serde_json::to_value(&result.content).expect("content blocks serialise"),
     );
-    if let Some(value) = &result.structured_content {
-        let wrap = wrapped == Some(true) || !value.is_object();
-        let value = if wrap {
-            json!({ MCP_RESULT_KEY: value })
-        } else {
-            value.clone()
-        };
+    if let Some(value) = mcp_structured_content(
+        result.structured_content.clone(),
+        wrapped,
+        result.activation(),
+    ) {
         out.insert("structuredContent".to_owned(), value);
     }
     out.insert("isError".to_owned(), Value::Bool(result.is_error));
     Value::Object(out)
+}
+
+/// A result's MCP `structuredContent`: the output as is when it is an object its
+/// `outputSchema` declares as is, else `{"result": <output>}`; with a first use's
+/// `activation` under [`ACTIVATED_GROUP_KEY`], which every listed output schema admits
+/// ([`mcp_output_schema`]). Clients that show their model only a result's structured
+/// content when it has one (Claude Code, Codex's function tools, pydantic-ai) would
+/// otherwise never show the group's instructions; clients that show the text read them in
+/// the result's last text block. An object output that has the key itself at run time (a
+/// map) keeps its own value.
+pub fn mcp_structured_content(
+    structured: Option<Value>,
+    wrapped: Option<bool>,
+    activation: Option<&Value>,
+) -> Option<Value> {
+    let value = structured?;
+    let mut value = if wrapped == Some(true) || !value.is_object() {
+        json!({ MCP_RESULT_KEY: value })
+    } else {
+        value
+    };
+    if let (Some(activation), Value::Object(map)) = (activation, &mut value)
+        && !map.contains_key(ACTIVATED_GROUP_KEY)
+    {
+        map.insert(ACTIVATED_GROUP_KEY.to_owned(), activation.clone());
+    }
+    Some(value)
 }
 
 /// An MCP `outputSchema` and whether it wraps the tool's output.
@@ -159,10 +186,22 @@ pub struct McpOutputSchema {
     /// Whether the output is wrapped as `{"result": <output>}` (the output's own schema is
     /// not an object schema), in which case the structured content must be wrapped too.
     pub wrapped: bool,
+    /// Whether the output object declares a property named [`ACTIVATED_GROUP_KEY`] itself:
+    /// the schema then keeps the tool's own property, and a first use's activation cannot be
+    /// carried in its structured content. The MCP server refuses to serve such a tool
+    /// (`McpServer::new` panics, naming it): rename the field
+    /// (`#[serde(rename = "...")]`).
+    pub reserved_key_taken: bool,
 }
 
 /// The property that holds a wrapped MCP structured output.
 const MCP_RESULT_KEY: &str = "result";
+
+/// The structured-content key of a first-use activation: `{"group", "tools",
+/// "instructions"}`, what the call made available. Reserved in every MCP output schema:
+/// an output object may not have a property of this name
+/// ([`McpOutputSchema::reserved_key_taken`]).
+pub const ACTIVATED_GROUP_KEY: &str = "activated_group";
 
 /// A tool's output schema as MCP's `outputSchema`, which must describe an object.
 ///
@@ -172,12 +211,32 @@ const MCP_RESULT_KEY: &str = "result";
 /// `$defs` moved to the wrapper's root so references still resolve; the structured content
 /// of its results is then `{"result": <output>}` ([`Rendered::result_message`](super::Rendered::result_message)
 /// does this).
+///
+/// Both forms admit an optional [`ACTIVATED_GROUP_KEY`] property (`{"type": "object"}`):
+/// a call that activates its tool's group on first use carries the group's tools and
+/// instructions there, and MCP requires structured content to validate against the listed
+/// schema, `additionalProperties: false` included. Every tool's schema admits it, whether
+/// or not its group can be activated, so that a schema never changes with the session.
 pub fn mcp_output_schema(schema: &Value) -> McpOutputSchema {
     let is_object = schema.get("type").and_then(Value::as_str) == Some("object");
     if is_object {
+        let mut schema = schema.clone();
+        let mut reserved_key_taken = false;
+        if let Value::Object(map) = &mut schema {
+            let properties = map
+                .entry("properties")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(properties) = properties {
+                reserved_key_taken = properties.contains_key(ACTIVATED_GROUP_KEY);
+                if !reserved_key_taken {
+                    properties.insert(ACTIVATED_GROUP_KEY.to_owned(), activation_schema());
+                }
+            }
+        }
         return McpOutputSchema {
-            schema: schema.clone(),
+            schema,
             wrapped: false,
+            reserved_key_taken,
         };
     }
     let mut inner = schema.clone();
@@ -187,7 +246,7 @@ pub fn mcp_output_schema(schema: &Value) -> McpOutputSchema {
     };
     let mut wrapper = json!({
         "type": "object",
-        "properties": { MCP_RESULT_KEY: inner },
+        "properties": { MCP_RESULT_KEY: inner, ACTIVATED_GROUP_KEY: activation_schema() },
         "required": [MCP_RESULT_KEY],
         "additionalProperties": false,
     });
@@ -197,5 +256,12 @@ pub fn mcp_output_schema(schema: &Value) -> McpOutputSchema {
     McpOutputSchema {
         schema: wrapper,
         wrapped: true,
+        reserved_key_taken: false,
     }
+}
+
+/// The schema of an activation in structured content: an object, left open (its fields are
+/// the text block's, for the model; a client validates only that it is an object).
+fn activation_schema() -> Value {
+    json!({ "type": "object" })
 }

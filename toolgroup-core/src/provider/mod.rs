@@ -107,7 +107,7 @@ pub mod transcript;
 
 pub use decode::{DecodeError, MissingCallId};
 pub use format::{AllowMode, Strictness};
-pub use mcp::{McpOutputSchema, mcp_output_schema};
+pub use mcp::{ACTIVATED_GROUP_KEY, McpOutputSchema, mcp_output_schema, mcp_structured_content};
 pub use render::{Rendered, RenderedTool};
 pub use schema::{
     NotStrict, anthropic_strict, gemini_json_schema, gemini_legacy_schema, openai_strict,

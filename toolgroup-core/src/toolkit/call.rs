@@ -123,10 +123,10 @@ impl<R: Registry> Toolkit<R> {
                 id: call.call_id.as_deref(),
                 context,
             };
-            if self
-                .resolve(session, &call.tool)
-                .is_some_and(|r| r.changes_session() || self.activates(&r, cx))
-            {
+            if self.resolve(session, &call.tool).is_some_and(|r| {
+                r.with_first_use_activation(cx.first_use(self.first_use))
+                    .changes_session()
+            }) {
                 self.concurrently(*session, &calls[start..i], context, &mut results)
                     .await;
                 let arguments = call.arguments.as_arguments();

@@ -109,7 +109,10 @@ impl<R: Registry> Toolkit<R> {
             };
         };
         // The builtins answer for themselves when nothing is visible to them.
-        let activates = self.activates(&resolved, cx);
+        // The call's own first-use choice: one resolution answers what it changes, for the
+        // batch, the layers and the MCP server alike.
+        let resolved = resolved.with_first_use_activation(cx.first_use(self.first_use));
+        let activates = resolved.activates();
         if resolved.is_inactive_tool() && !activates {
             let group = resolved.group().map_or("", |g| g.name);
             return self.inactive(resolved.tool(), group);
@@ -147,7 +150,8 @@ impl<R: Registry> Toolkit<R> {
             }
         }
         let result = if let Some(pipeline) = &self.pipeline {
-            self.through_layers(pipeline, session, parts, arguments)
+            let changes = resolved.changes_session();
+            self.through_layers(pipeline, session, parts, arguments, changes)
                 .await
         } else {
             let mut state = *session.bits();

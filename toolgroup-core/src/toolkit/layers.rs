@@ -49,6 +49,9 @@ pub(crate) struct Inner {
     /// For the builtins that read it: the session's state before the call.
     state: Option<Box<[u64]>>,
     panic_details: bool,
+    /// Whether the call changes the session: its resolution's answer
+    /// ([`Resolved::changes_session`](crate::Resolved::changes_session)), first use included.
+    changes: bool,
 }
 
 /// The type-erased toolkit, as the innermost service runs it.
@@ -104,13 +107,14 @@ impl From<CallResult> for ToolResponse {
 }
 
 impl ToolRequest {
-    /// Whether the call changes the session's state (`reset_tools`, `Skill`), as
-    /// [`Resolved::changes_session`](crate::Resolved::changes_session) says. Its effect is
-    /// applied only if the innermost service runs it: a layer must never answer such a call
-    /// itself, from a cache or otherwise, or the model reads an answer for a change that did not
-    /// happen.
+    /// Whether the call changes the session's state (`reset_tools`, `Skill`, a tool whose call
+    /// activates its inactive group on first use), the answer of the call's
+    /// [`Resolved::changes_session`](crate::Resolved::changes_session), under the first-use
+    /// choice the call runs with. Its effect is applied only if the toolkit runs it: a layer
+    /// must never answer such a call itself, from a cache or otherwise, or the model reads an
+    /// answer for a change that did not happen.
     pub fn changes_session(&self) -> bool {
-        self.inner.target.changes_session()
+        self.inner.changes
     }
 }
 
@@ -281,6 +285,7 @@ impl<R: Registry> Toolkit<R> {
         session: &mut Session<R>,
         parts: Parts<'_>,
         arguments: Arguments<'_>,
+        changes: bool,
     ) -> CallResult {
         let tool = parts.tool;
         let request = ToolRequest {
@@ -301,6 +306,7 @@ impl<R: Registry> Toolkit<R> {
                     .reads_session()
                     .then(|| session.bits().as_ref().into()),
                 panic_details: self.panic_details,
+                changes,
             },
         };
         let mut service = pipeline

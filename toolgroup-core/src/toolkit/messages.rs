@@ -118,8 +118,10 @@ pub(crate) fn cancelled(tool: &str) -> CallResult {
 }
 
 /// `result` with what its call's activation of a group made available (first-use
-/// activation): a last text block, and the same facts under `activated_group` in the
-/// structured content when it is an object that its output schema lets grow.
+/// activation): a last text block, the same facts as the result's
+/// [`activation`](CallResult::activation) (which the MCP rendering puts in the structured
+/// content of every shape), and, in process, under `activated_group` in the structured
+/// content when it is an object that its output schema lets grow.
 pub(crate) fn with_activation(
     mut result: CallResult,
     available: &crate::reset::Available,
@@ -131,6 +133,7 @@ pub(crate) fn with_activation(
     );
     available.write(&mut text);
     result.content.push(crate::result::Content::text(text));
+    let facts = available.to_json();
     let closed = output_schema.is_some_and(|schema| {
         schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false))
             || schema
@@ -141,10 +144,10 @@ pub(crate) fn with_activation(
         && !closed
         && !map.contains_key(ACTIVATED_GROUP)
     {
-        map.insert(ACTIVATED_GROUP.to_owned(), available.to_json());
+        map.insert(ACTIVATED_GROUP.to_owned(), facts.clone());
     }
-    result
+    result.with_activation_record(facts)
 }
 
 /// The structured-content key of a first-use activation.
-const ACTIVATED_GROUP: &str = "activated_group";
+pub(crate) const ACTIVATED_GROUP: &str = crate::provider::ACTIVATED_GROUP_KEY;

@@ -107,6 +107,16 @@ impl Resolved {
         self.activates = first_use && self.is_inactive_tool();
         self
     }
+
+    /// The same resolution for a call that runs with first-use activation `on` (a
+    /// [`CallContext`](crate::CallContext) or a server that chooses otherwise than the
+    /// toolkit): [`activates`](Self::activates) and
+    /// [`changes_session`](Self::changes_session) then answer for that call. The one answer
+    /// to "does this call change the session?", whoever asks it.
+    #[must_use]
+    pub fn with_first_use_activation(self, on: bool) -> Self {
+        self.with_activation(on)
+    }
 }
 
 impl<R: Registry> Toolkit<R> {
@@ -202,11 +212,5 @@ impl<R: Registry> Toolkit<R> {
             }
             .with_activation(self.first_use),
         )
-    }
-
-    /// Whether the call of `resolved` activates its group, as the call's context (else the
-    /// toolkit) chooses.
-    pub(super) fn activates(&self, resolved: &Resolved, cx: super::call::Cx<'_>) -> bool {
-        resolved.is_inactive_tool() && cx.first_use(self.first_use)
     }
 }

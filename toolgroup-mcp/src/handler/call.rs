@@ -52,18 +52,18 @@ impl<R: Registry> Handler<R> {
         ErrorData::invalid_params(message, None)
     }
 
-    /// Whether a call of `resolved` activates its group when the group is inactive: a
-    /// switchable group's tool under first-use activation (the server's choice, else the
-    /// toolkit's).
-    pub(super) fn activates_on_first_use(&self, resolved: &Resolved) -> bool {
-        self.first_use()
-            && matches!(resolved.kind(), ToolKind::Tool | ToolKind::DynamicTool)
-            && resolved.group().is_some_and(|group| !group.basic)
+    /// `resolved` as this server runs the call: under its own first-use choice (else the
+    /// toolkit's), so that [`Resolved::changes_session`] and [`Resolved::activates`] answer
+    /// for it. Resolved against no active group, as the handler resolves every unselected
+    /// call, a switchable group's tool is one the call may activate.
+    pub(super) fn served(&self, resolved: &Resolved) -> Resolved {
+        (*resolved).with_first_use_activation(self.first_use())
     }
 
     /// The questions and answers of a 2026-07-28 `tools/call`: none for a first call; a
-    /// retry's `requestState` and `inputResponses`, verified (`-32602` otherwise).
-    pub(super) fn round_trip(
+    /// retry's `requestState` and `inputResponses`, verified and the state used up in the
+    /// server's store (`-32602` otherwise, and nothing runs).
+    pub(super) async fn round_trip(
         &self,
         request: &CallToolRequestParams,
         ctx: &RequestContext<RoleServer>,
@@ -74,13 +74,38 @@ impl<R: Registry> Handler<R> {
             .input_responses
             .as_ref()
             .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
-        crate::input::round_trip(
+        let (round, single_use) = crate::input::round_trip(
             crate::input::can_show_forms(ctx),
             &self.shared.request_state,
             call,
             request.request_state.as_deref(),
             responses.as_ref(),
-        )
+        )?;
+        if let Some(id) = single_use {
+            // A margin past the state's own expiry: a clock step cannot reopen it.
+            let ttl = crate::input::STATE_TTL * 2;
+            match self.shared.store.consume(&id, ttl).await {
+                Ok(true) => {}
+                Ok(false) => return Err(crate::input::used_again()),
+                Err(e) => {
+                    return Err(ErrorData::internal_error(
+                        format!(
+                            "the `requestState` could not be checked against earlier uses ({e}); nothing was run, try again"
+                        ),
+                        None,
+                    ));
+                }
+            }
+        }
+        Ok(round)
+    }
+
+    /// Whether mask mode lists `reset_tools`: the server's choice, else only without
+    /// first-use activation (see `McpServer::with_reset_tools_listed`).
+    pub(super) fn reset_listed(&self) -> bool {
+        self.shared
+            .reset_listed
+            .unwrap_or_else(|| !self.first_use())
     }
 
     /// First-use activation for this server: its own choice, else the toolkit's.
@@ -168,13 +193,29 @@ impl<R: Registry> Handler<R> {
                 (result, session != before)
             }
             Place::Keyed(key) => {
-                let before = match self.load(place).await {
-                    Ok(s) => s,
-                    Err(e) => {
-                        return Ok(Self::error_result(format!(
+                let load = || async {
+                    self.load(place).await.map_err(|e| {
+                        Self::error_result(format!(
                             "`{name}` was not run: the active groups could not be loaded: {e}. Nothing was changed."
-                        )));
-                    }
+                        ))
+                    })
+                };
+                let mut before = match load().await {
+                    Ok(s) => s,
+                    Err(refusal) => return Ok(refusal),
+                };
+                // A change waits for this process's other changes under the key, then reads
+                // the groups again: of two concurrent first uses, the second finds the group
+                // active and delivers nothing.
+                let _gate = if active(&before) {
+                    None
+                } else {
+                    let gate = self.shared.key_gates.lock(key).await;
+                    before = match load().await {
+                        Ok(s) => s,
+                        Err(refusal) => return Ok(refusal),
+                    };
+                    Some(gate)
                 };
                 let mut session = before;
                 let result =

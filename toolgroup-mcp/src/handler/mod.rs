@@ -45,6 +45,8 @@ pub(crate) struct Handler<R: Registry> {
     fixed: Session<R>,
     /// The level the client set with `logging/setLevel`.
     log_level: Arc<crate::logging::ClientLogLevel>,
+    /// The connection's own identity, random, made when a task first needs an owner.
+    connection: Arc<std::sync::OnceLock<String>>,
 }
 
 impl<R: Registry> Clone for Handler<R> {
@@ -55,6 +57,7 @@ impl<R: Registry> Clone for Handler<R> {
             reset_gate: self.reset_gate.clone(),
             fixed: self.fixed,
             log_level: self.log_level.clone(),
+            connection: self.connection.clone(),
         }
     }
 }
@@ -98,6 +101,7 @@ impl<R: Registry> Handler<R> {
             reset_gate: Arc::new(tokio::sync::Mutex::new(())),
             fixed,
             log_level: Arc::new(crate::logging::ClientLogLevel::new()),
+            connection: Arc::default(),
         }
     }
 
@@ -199,13 +203,16 @@ impl<R: Registry> Handler<R> {
     ) -> Vec<Cow<'a, Tool>> {
         match mode {
             // A principal's toolkit: its own tools, in the same order.
-            Mode::Mask if !std::ptr::eq(toolkit, self.toolkit()) => {
-                toolkit.all_definitions().map(|d| self.tool_of(d)).collect()
-            }
+            Mode::Mask if !std::ptr::eq(toolkit, self.toolkit()) => toolkit
+                .all_definitions()
+                .filter(|d| self.reset_listed() || d.name != toolgroup_core::meta::RESET_TOOLS)
+                .map(|d| self.tool_of(d))
+                .collect(),
             Mode::Mask => self
                 .shared
                 .tools
                 .iter()
+                .filter(|t| self.reset_listed() || t.name != toolgroup_core::meta::RESET_TOOLS)
                 .map(Cow::Borrowed)
                 .chain(
                     toolkit
@@ -484,7 +491,7 @@ impl<R: Registry> ServerHandler for Handler<R> {
     ) -> Result<CallToolResponse, ErrorData> {
         context.extensions.insert(self.log_level.clone());
         if is_2026_or_later(&context) {
-            let round = self.round_trip(&request, &context)?;
+            let round = self.round_trip(&request, &context).await?;
             context.extensions.insert(round);
         }
         if self.scoped(&context) {
@@ -551,8 +558,7 @@ impl<R: Registry> ServerHandler for Handler<R> {
             return Err(self.unknown_tool(toolkit, name, mode, &session));
         };
 
-        let changes = matches!(resolved.kind(), ToolKind::ResetTools | ToolKind::LoadSkill)
-            || self.activates_on_first_use(&resolved);
+        let changes = self.served(&resolved).changes_session();
         if !changes {
             let loaded = match &place {
                 // A basic tool needs no active set: it answers while the store is down.

@@ -31,6 +31,7 @@ impl<R: Registry> Handler<R> {
         }
         #[cfg(debug_assertions)]
         let expected = self.rendered_result(name, &result);
+        let activation = result.activation().cloned();
         let CallResult {
             content,
             structured_content,
@@ -49,17 +50,17 @@ impl<R: Registry> Handler<R> {
         } else {
             CallToolResult::success(blocks)
         };
-        if let Some(value) = structured_content {
+        if structured_content.is_some() {
             let wrapped = self
                 .shared
                 .index
                 .get(name)
                 .and_then(|&i| self.shared.wrapped[i]);
-            out.structured_content = Some(if wrapped == Some(true) || !value.is_object() {
-                serde_json::json!({ "result": value })
-            } else {
-                value
-            });
+            out.structured_content = toolgroup_core::provider::mcp_structured_content(
+                structured_content,
+                wrapped,
+                activation.as_ref(),
+            );
         }
         #[cfg(debug_assertions)]
         debug_assert_eq!(Some(&out), expected.as_ref().ok());

@@ -35,12 +35,34 @@ impl<R: Registry> std::ops::Deref for OwnedKit<R> {
     }
 }
 
-/// The owner of the tasks a request starts: its principal, else everyone who has the id
-/// (128 random bits; without authorization there is nobody else to tell apart).
-fn owner(ctx: &RequestContext<RoleServer>) -> String {
-    super::call::principal(ctx)
-        .map(|p| format!("principal:{p}"))
-        .unwrap_or_default()
+impl<R: Registry> Handler<R> {
+    /// The owner of the tasks a request starts, by what the server already tells clients
+    /// apart by for their active groups: the request's principal; else, over HTTP, its key
+    /// ([`McpServer::with_key`](crate::McpServer::with_key)), else its protocol session
+    /// (`Mcp-Session-Id`); else (stdio, any in-process transport) the connection. A stateless
+    /// HTTP request with none of them has no identity: its tasks are anyone's who has the id
+    /// (128 random bits). Another owner's task is an unknown task, as a wrong id is.
+    fn task_owner(&self, ctx: &RequestContext<RoleServer>) -> String {
+        if let Some(principal) = super::call::principal(ctx) {
+            return format!("principal:{principal}");
+        }
+        #[cfg(feature = "http")]
+        if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
+            if let Some(key) = self.shared.key.as_ref().and_then(|key| key(parts)) {
+                return format!("key:{key}");
+            }
+            return match parts
+                .headers
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok())
+            {
+                Some(session) => format!("session:{session}"),
+                None => String::new(),
+            };
+        }
+        let connection = self.connection.get_or_init(crate::tasks::run::new_id);
+        format!("connection:{connection}")
+    }
 }
 
 /// A status message of a progress report: its message, with its count.
@@ -130,7 +152,7 @@ impl<R: Registry> Handler<R> {
     ) -> Option<Result<CallToolResponse, ErrorData>> {
         use super::Place;
         let support = resolved.task_support();
-        if support == TaskSupport::Forbidden || !self.activates_on_first_use(resolved) {
+        if support == TaskSupport::Forbidden || !self.served(resolved).activates() {
             return None;
         }
         if !declares_tasks(ctx) {
@@ -212,7 +234,7 @@ impl<R: Registry> Handler<R> {
             .get::<crate::input::RoundTrip>()
             .map(crate::input::RoundTrip::answers)
             .unwrap_or_default();
-        let (record, token) = tasks.create(&owner(ctx)).await.map_err(|e| {
+        let (record, token) = tasks.create(&self.task_owner(ctx)).await.map_err(|e| {
             ErrorData::internal_error(format!("the task could not be kept: {e}"), None)
         })?;
         let seed = CreateTaskResult::new(record.task.task.clone());
@@ -307,7 +329,10 @@ impl<R: Registry> Handler<R> {
         params: GetTaskParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let record = self.tasks().find(&params.task_id, &owner(ctx)).await?;
+        let record = self
+            .tasks()
+            .find(&params.task_id, &self.task_owner(ctx))
+            .await?;
         Ok(GetTaskResult::new(record.task))
     }
 
@@ -317,7 +342,10 @@ impl<R: Registry> Handler<R> {
         params: CancelTaskParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let record = self.tasks().find(&params.task_id, &owner(ctx)).await?;
+        let record = self
+            .tasks()
+            .find(&params.task_id, &self.task_owner(ctx))
+            .await?;
         if record.task.status().is_terminal() {
             return Ok(());
         }
@@ -336,7 +364,10 @@ impl<R: Registry> Handler<R> {
         params: UpdateTaskParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let record = self.tasks().find(&params.task_id, &owner(ctx)).await?;
+        let record = self
+            .tasks()
+            .find(&params.task_id, &self.task_owner(ctx))
+            .await?;
         let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
             return Ok(());
         };

@@ -37,8 +37,9 @@ pub use self::redis::RedisTaskStore;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct TaskRecord {
-    /// Who may see and cancel it: the principal's subject, the protocol session, or the
-    /// connection (never shown to clients).
+    /// Who may see and cancel it: the principal's subject, else the request's key
+    /// (`McpServer::with_key`), else the protocol session, else the connection; empty for a
+    /// stateless request with none of them (never shown to clients).
     pub owner: String,
     /// The task as `tasks/get` answers it.
     pub task: DetailedTask,

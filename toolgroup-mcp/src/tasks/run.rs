@@ -55,8 +55,8 @@ impl Default for Tasks {
     }
 }
 
-/// A fresh task id: 128 random bits, hex.
-fn new_id() -> String {
+/// A fresh task id (or connection id): 128 random bits, hex.
+pub(crate) fn new_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the operating system's random number generator failed");
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -305,3 +305,48 @@ async fn a_store_error_keeps_the_redis_error_as_its_source() {
         "{source:?}"
     );
 }
+
+/// A single-use token (a `requestState`'s id) is used once across every store sharing the
+/// Redis: of 32 concurrent uses through two connections, exactly one is the first; another
+/// token is its own; and the record expires with its time to live.
+#[tokio::test]
+async fn a_single_use_token_is_used_once_across_replicas() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let a = RedisStore::connect(&url)
+        .await
+        .unwrap()
+        .with_prefix(&prefix);
+    let b = RedisStore::connect(&url)
+        .await
+        .unwrap()
+        .with_prefix(&prefix);
+    let ttl = std::time::Duration::from_secs(60);
+    let token = "0123456789abcdef0123456789abcdef";
+    let uses = (0..32).map(|i| {
+        let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+        tokio::spawn(async move { store.consume(token, ttl).await.unwrap() })
+    });
+    let mut firsts = 0;
+    for use_ in uses {
+        firsts += usize::from(use_.await.unwrap());
+    }
+    assert_eq!(firsts, 1);
+    assert!(
+        a.consume("fedcba9876543210fedcba9876543210", ttl)
+            .await
+            .unwrap()
+    );
+    let short = std::time::Duration::from_millis(50);
+    assert!(
+        b.consume("00000000000000000000000000000001", short)
+            .await
+            .unwrap()
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(
+        a.consume("00000000000000000000000000000001", short)
+            .await
+            .unwrap()
+    );
+}

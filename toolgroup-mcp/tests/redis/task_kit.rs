@@ -1,6 +1,7 @@
 //! What the task tests share: tools that run as tasks, server replicas that keep their tasks
-//! in Redis (each on a runtime of its own, so that a test can end one as a process would end),
-//! and a 2026-07-28 client that declares the tasks extension (SEP-2663).
+//! in Redis (each on a runtime of its own, so that a test can end one as a process would end,
+//! each serving stateless Streamable HTTP on loopback, its clients told apart by their
+//! `x-user` header), and a 2026-07-28 client that declares the tasks extension (SEP-2663).
 
 use std::time::{Duration, Instant};
 
@@ -9,11 +10,11 @@ use rmcp::model::{
     GetTaskParams, ProtocolVersion,
 };
 use rmcp::service::{RunningService, ServiceError};
-use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Value, json};
+use toolgroup::Toolkit;
 use toolgroup::context::Question;
 use toolgroup::prelude::*;
-use toolgroup::{Session, Toolkit};
 use toolgroup_mcp::{McpServer, Mode, RedisTaskStore};
 
 /// Wait until cancelled.
@@ -65,11 +66,21 @@ pub(super) struct Kit {
 /// The `requestState` key every replica shares (from a secret store in production).
 const STATE_KEY: [u8; 32] = [7; 32];
 
-/// A server replica: its own runtime (its tasks run there, and end with it), its own
-/// connection to Redis.
+/// A server replica: its own runtime (its tasks and its HTTP server run there, and end with
+/// it), its own connection to Redis.
 pub(super) struct Replica {
-    server: McpServer<Kit>,
+    url: String,
     runtime: Option<tokio::runtime::Runtime>,
+}
+
+/// The key of a stateless request, which owns its tasks: its `x-user` header.
+fn user_key(parts: &http::request::Parts) -> Option<String> {
+    parts
+        .headers
+        .get("x-user")?
+        .to_str()
+        .ok()
+        .map(str::to_owned)
 }
 
 impl Replica {
@@ -97,25 +108,46 @@ impl Replica {
             .with_task_store(setup(store.with_prefix(prefix)))
             .with_task_ttl(ttl)
             .with_request_state_key(STATE_KEY)
-            .unwrap();
+            .unwrap()
+            .with_key(user_key);
+        let service = server.http_service(crate::support::stateless());
+        let serve = async move {
+            let app = axum::Router::new().nest_service("/mcp", service);
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            tokio::spawn(async move {
+                let _ = axum::serve(listener, app).await;
+            });
+            format!("http://{addr}/mcp")
+        };
+        let url = runtime.spawn(serve).await.unwrap();
         Replica {
-            server,
+            url,
             runtime: Some(runtime),
         }
     }
 
-    /// A new client of this replica, over an in-process stream.
+    /// A new client of this replica for the user `carol`.
     pub(super) async fn client(&self) -> Client {
-        let (server_io, client_io) = tokio::io::duplex(1 << 16);
-        let handler = self.server.handler_with(Session::new());
-        self.runtime.as_ref().unwrap().spawn(async move {
-            if let Ok(running) = handler.serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
+        self.client_as("carol").await
+    }
+
+    /// A new client of this replica for `user` (its `x-user` header).
+    pub(super) async fn client_as(&self, user: &str) -> Client {
+        let mut headers = std::collections::HashMap::new();
+        headers.insert(
+            http::HeaderName::from_static("x-user"),
+            http::HeaderValue::from_str(user).unwrap(),
+        );
+        let transport = rmcp::transport::StreamableHttpClientTransport::from_config(
+            rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
+                self.url.as_str(),
+            )
+            .custom_headers(headers),
+        );
         TasksClient
             .serve_with_lifecycle(
-                client_io,
+                transport,
                 ClientLifecycleMode::Discover {
                     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
                 },

@@ -244,3 +244,59 @@ async fn a_hundred_concurrent_tasks_through_two_replicas_each_end_with_their_own
         .collect();
     assert_eq!(kept, ids);
 }
+
+/// A task is its owner's on every replica: another user's `tasks/get`, `tasks/update` and
+/// `tasks/cancel`, through any replica, are the `-32602` "unknown task" of a wrong id, and
+/// change nothing.
+#[tokio::test]
+async fn a_task_is_its_owners_alone_on_every_replica() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let ttl = Duration::from_secs(60);
+    let a = Replica::start(&url, &prefix, ttl).await;
+    let b = Replica::start(&url, &prefix, ttl).await;
+    let carol_on_a = a.client_as("carol").await;
+    let carol_on_b = b.client_as("carol").await;
+    let dave_on_a = a.client_as("dave").await;
+    let dave_on_b = b.client_as("dave").await;
+
+    let id = start(&carol_on_a, "wait_for_cancel", json!({}))
+        .await
+        .unwrap();
+    for dave in [&dave_on_a, &dave_on_b] {
+        let seen = get(dave, &id).await.unwrap_err();
+        assert!(seen.contains("unknown task"), "{seen}");
+        let cancelled = dave
+            .peer()
+            .cancel_task(CancelTaskParams::new(id.clone()))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(cancelled.contains("unknown task"), "{cancelled}");
+        assert!(cancelled.contains("-32602"), "{cancelled}");
+        let mut responses = BTreeMap::new();
+        responses.insert("q1".to_owned(), json!({"action": "decline"}));
+        let updated = dave
+            .peer()
+            .update_task(UpdateTaskParams::new(id.clone(), responses))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(updated.contains("unknown task"), "{updated}");
+    }
+    // Carol's task runs on, seen from either replica, and is hers to cancel.
+    assert_eq!(
+        get(&carol_on_b, &id).await.unwrap().status(),
+        TaskStatus::Working
+    );
+    carol_on_b
+        .peer()
+        .cancel_task(CancelTaskParams::new(id.clone()))
+        .await
+        .unwrap();
+    let task = until_ended(&carol_on_a, &id, WITHIN).await;
+    assert_eq!(task.status(), TaskStatus::Cancelled);
+    for client in [carol_on_a, carol_on_b, dave_on_a, dave_on_b] {
+        client.cancel().await.unwrap();
+    }
+}

@@ -444,3 +444,77 @@ async fn the_python_sdk_answers_the_approval_form() {
     assert!(!deleted("/python/decline"));
     assert!(!deleted("/python/incapable"));
 }
+
+/// An approved retry's `requestState` is good for one use (SEP-2322: state that must be
+/// consumed at most once): the same retry sent again is `-32602` and deletes nothing more,
+/// and so are two replays sent at once.
+#[tokio::test]
+async fn an_approved_retry_cannot_be_replayed() {
+    use rmcp::model::CallToolResponse;
+    let user = User::new(Answer::Accept(json!({"approve": true})));
+    let modern = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = connect_with(asking(), user, modern).await;
+    let path = "/rust/replayed";
+    let params = || {
+        CallToolRequestParams::new("delete_file")
+            .with_arguments(json!({ "path": path }).as_object().unwrap().clone())
+    };
+    let first = client
+        .peer()
+        .call_tool_once(params())
+        .await
+        .expect("tools/call");
+    let CallToolResponse::InputRequired(input) = first else {
+        panic!("not an input request: {first:?}");
+    };
+    let state = input.request_state.expect("a request state");
+    let key = input
+        .input_requests
+        .expect("input requests")
+        .keys()
+        .next()
+        .cloned()
+        .unwrap();
+    let mut responses = std::collections::BTreeMap::new();
+    responses.insert(
+        key,
+        json!({"action": "accept", "content": {"approve": true}}),
+    );
+    let retry = || {
+        params()
+            .with_input_responses(responses.clone())
+            .with_request_state(state.clone())
+    };
+    let ran = |response: &CallToolResponse| matches!(response, CallToolResponse::Complete(r) if r.is_error != Some(true));
+    let approved = client.peer().call_tool_once(retry()).await.expect("retry");
+    assert!(ran(&approved), "{approved:?}");
+    let runs = || {
+        DELETED
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|p| *p == path)
+            .count()
+    };
+    assert_eq!(runs(), 1);
+    for _ in 0..2 {
+        let replay = client
+            .peer()
+            .call_tool_once(retry())
+            .await
+            .expect_err("a replayed retry");
+        let text = replay.to_string();
+        assert!(text.contains("already used"), "{text}");
+        assert!(text.contains("-32602"), "{text}");
+        assert!(!text.contains(&state), "the state is echoed");
+    }
+    let (a, b) = tokio::join!(
+        client.peer().call_tool_once(retry()),
+        client.peer().call_tool_once(retry())
+    );
+    assert!(a.is_err() && b.is_err());
+    assert_eq!(runs(), 1, "the tool ran once");
+    client.cancel().await.unwrap();
+}

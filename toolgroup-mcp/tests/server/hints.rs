@@ -1,7 +1,8 @@
 //! The hints in each tool's `_meta` (`ClientHints`): `anthropic/alwaysLoad` on the builtins
-//! and the basic tools, `anthropic/searchHint` and the membership label on the switchable
-//! groups' tools, each switchable, in every mode; and a toolkit whose group names clash under
-//! the drafts' rule, which labels nothing and declares no groups extension.
+//! and the basic tools (off by default), `anthropic/searchHint` and the membership label on
+//! the switchable groups' tools (on by default), each switchable, in every mode; and a
+//! toolkit whose group names clash under the drafts' rule, which labels nothing and declares
+//! no groups extension.
 
 use crate::skills_support;
 use crate::support;
@@ -65,11 +66,25 @@ fn expected_mask() -> Vec<(String, Value)> {
     .collect()
 }
 
+/// [`expected_mask`] without `anthropic/alwaysLoad` (`{}` where it was alone).
+fn without_always_load(list: Vec<(String, Value)>) -> Vec<(String, Value)> {
+    list.into_iter()
+        .map(|(name, mut meta)| {
+            meta.as_object_mut().unwrap().remove("anthropic/alwaysLoad");
+            (name, meta)
+        })
+        .collect()
+}
+
 #[tokio::test]
-async fn every_hint_is_on_by_default_in_every_mode() {
-    let expected = expected_mask();
+async fn search_hints_and_labels_are_on_by_default_in_every_mode_always_load_is_off() {
+    assert_eq!(
+        ClientHints::default(),
+        ClientHints::none().search_hint(true).membership(true)
+    );
+    let expected = without_always_load(expected_mask());
     for mode in Mode::ALL {
-        let server = McpServer::new(support::toolkit(), mode);
+        let server = McpServer::new(support::toolkit(), mode).with_reset_tools_listed(true);
         assert!(server.group_name_problems().is_empty());
         // The definitions a server returns without a connection are the listed ones.
         assert_eq!(metas(server.tools()), expected, "{mode}");
@@ -84,6 +99,26 @@ async fn every_hint_is_on_by_default_in_every_mode() {
         assert_eq!(listed, want, "{mode}");
         let min = if mode == Mode::Selected { 7 } else { 8 };
         assert!(listed.len() >= min, "{mode}: {listed:?}");
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn always_load_marks_the_builtins_and_the_basic_tools_in_every_mode() {
+    let expected = expected_mask();
+    for mode in Mode::ALL {
+        let server = McpServer::new(support::toolkit(), mode)
+            .with_client_hints(ClientHints::default().always_load(true))
+            .with_reset_tools_listed(true);
+        assert_eq!(metas(server.tools()), expected, "{mode}");
+        let (client, _) = connect(&server, Session::<Agent>::all()).await;
+        let listed = metas(&client.list_all_tools().await.unwrap());
+        let want: Vec<_> = expected
+            .iter()
+            .filter(|(name, _)| listed.iter().any(|(n, _)| n == name))
+            .cloned()
+            .collect();
+        assert_eq!(listed, want, "{mode}");
         client.cancel().await.unwrap();
     }
 }
@@ -106,11 +141,13 @@ async fn each_hint_turns_off_alone() {
         ),
         (
             ClientHints::default().membership(false),
-            &["anthropic/alwaysLoad", "anthropic/searchHint"][..],
+            &["anthropic/searchHint"][..],
         ),
     ];
     for (hints, kept) in cases {
-        let server = McpServer::new(support::toolkit(), Mode::Mask).with_client_hints(hints);
+        let server = McpServer::new(support::toolkit(), Mode::Mask)
+            .with_client_hints(hints)
+            .with_reset_tools_listed(true);
         let want: Vec<(String, Value)> = expected_mask()
             .into_iter()
             .map(|(name, meta)| {
@@ -146,12 +183,14 @@ async fn each_hint_turns_off_alone() {
     }
 }
 
-/// The skill tools are builtins: always loaded, whether rendered once (mask) or for a
-/// session that sees fewer skills (list mode, rendered when listed).
+/// The skill tools are builtins: always loaded under the hint, whether rendered once (mask)
+/// or for a session that sees fewer skills (list mode, rendered when listed).
 #[tokio::test]
 async fn the_skill_tools_are_always_loaded() {
     for mode in [Mode::Mask, Mode::List] {
-        let server = McpServer::new(skills_support::toolkit(), mode);
+        let server = McpServer::new(skills_support::toolkit(), mode)
+            .with_client_hints(ClientHints::default().always_load(true))
+            .with_reset_tools_listed(true);
         let (client, _) = connect(&server, Session::new()).await;
         let listed = metas(&client.list_all_tools().await.unwrap());
         // List mode with no group active lists `Skill` naming the basic group's skill alone

@@ -306,7 +306,7 @@ impl Drop for StdioServer {
 }
 
 #[test]
-fn stdio_lines_that_are_not_json_get_no_answer_and_the_server_goes_on() {
+fn stdio_lines_that_are_not_json_get_no_answer_and_invalid_requests_their_id() {
     let mut server = StdioServer::spawn();
     // Before the handshake, as at any time. An answer to a line would go out before the
     // answer to any request sent after it: the first line out answering the handshake shows
@@ -330,10 +330,30 @@ fn stdio_lines_that_are_not_json_get_no_answer_and_the_server_goes_on() {
     assert_eq!(answer["id"], 3, "{answer}");
     assert_eq!(answer["result"], json!({}), "{answer}");
 
-    // JSON that is not a JSON-RPC message is rmcp's `-32600`, without an id.
+    // A request that is not valid JSON-RPC 2.0 but whose id can be read: `-32600` with that
+    // id (JSON-RPC 2.0 section 5), whatever its kind; nothing is run.
+    for (line, id) in [
+        (
+            &br#"{"jsonrpc":"1.0","id":7,"method":"tools/list"}"#[..],
+            json!(7),
+        ),
+        (br#"{"id":"seven","method":"tools/list"}"#, json!("seven")),
+        (
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/list","result":{}}"#,
+            json!(9),
+        ),
+    ] {
+        server.send(line);
+        let answer = server.answer();
+        assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert_eq!(answer["id"], id, "{answer}");
+    }
+    // One whose id cannot be read (a batch, an id of the wrong type): rmcp's `-32600`,
+    // without an id.
     for line in [
-        &br#"{"jsonrpc":"1.0","id":7,"method":"tools/list"}"#[..],
-        br#"[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]"#,
+        &br#"[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]"#[..],
+        br#"{"jsonrpc":"1.0","id":{"x":1},"method":"tools/list"}"#,
     ] {
         server.send(line);
         let answer = server.answer();

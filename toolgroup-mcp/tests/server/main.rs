@@ -17,6 +17,7 @@ mod python;
 #[path = "../skills_support/mod.rs"]
 mod skills_support;
 
+mod activation;
 mod capabilities;
 mod elicitation;
 mod first_use;
@@ -25,6 +26,7 @@ mod hints;
 mod http;
 mod jsonrpc;
 mod logging;
+mod long_instructions;
 mod modes;
 mod not_offered;
 mod origin;

@@ -181,10 +181,7 @@ async fn mask_mode_lists_every_tool_and_refuses_inactive_calls() {
         tools[0]
             .meta
             .as_ref()
-            .unwrap()
-            .0
-            .get(GROUP_META_KEY)
-            .is_none()
+            .is_none_or(|meta| meta.0.get(GROUP_META_KEY).is_none())
     );
     assert_eq!(
         search.output_schema.as_ref().unwrap()["properties"]["result"]["type"],

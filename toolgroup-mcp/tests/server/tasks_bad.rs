@@ -186,16 +186,19 @@ async fn a_tool_that_never_ends_fails_as_expired_at_its_ttl() {
 async fn input_responses_that_do_not_fit_or_were_not_asked() {
     let server = server(Duration::from_secs(60));
     let client = client_of(&server).await;
-    let CallToolResponse::InputRequired(input) = client
-        .peer()
-        .call_tool_once(params("ask_number", json!({})))
-        .await
-        .expect("tools/call")
-    else {
-        panic!("no input request");
+    // Each retry with a state of its own: a state is good for one retry.
+    let fresh = || async {
+        let CallToolResponse::InputRequired(input) = client
+            .peer()
+            .call_tool_once(params("ask_number", json!({})))
+            .await
+            .expect("tools/call")
+        else {
+            panic!("no input request");
+        };
+        input.request_state.unwrap()
     };
-    let state = input.request_state.unwrap();
-    let retry = |responses: Value| {
+    let retry = |state: String, responses: Value| {
         let responses = responses
             .as_object()
             .unwrap()
@@ -204,12 +207,13 @@ async fn input_responses_that_do_not_fit_or_were_not_asked() {
             .collect();
         params("ask_number", json!({}))
             .with_input_responses(responses)
-            .with_request_state(state.clone())
+            .with_request_state(state)
     };
     // An answer of the wrong type reaches the tool as an error naming the field.
     let CallToolResponse::Complete(r) = client
         .peer()
         .call_tool_once(retry(
+            fresh().await,
             json!({"q1": {"action": "accept", "content": {"n": "seven"}}}),
         ))
         .await
@@ -228,6 +232,7 @@ async fn input_responses_that_do_not_fit_or_were_not_asked() {
     let answer = client
         .peer()
         .call_tool_once(retry(
+            fresh().await,
             json!({"q7": {"action": "accept", "content": {"n": 1}}}),
         ))
         .await
@@ -236,10 +241,15 @@ async fn input_responses_that_do_not_fit_or_were_not_asked() {
         matches!(answer, CallToolResponse::InputRequired(_)),
         "{answer:?}"
     );
-    // A response that is no elicitation result is refused without running, unquoted.
+    // A response that is no elicitation result is refused without running, unquoted; the
+    // refused retry does not use its state up.
+    let state = fresh().await;
     let refused = client
         .peer()
-        .call_tool_once(retry(json!({"q1": {"action": "sure-thing-secret"}})))
+        .call_tool_once(retry(
+            state.clone(),
+            json!({"q1": {"action": "sure-thing-secret"}}),
+        ))
         .await
         .expect_err("not an elicitation result");
     let text = refused.to_string();
@@ -249,6 +259,7 @@ async fn input_responses_that_do_not_fit_or_were_not_asked() {
     let CallToolResponse::Complete(r) = client
         .peer()
         .call_tool_once(retry(
+            state,
             json!({"q1": {"action": "accept", "content": {"n": 7}}}),
         ))
         .await
@@ -353,4 +364,93 @@ async fn input_responses_without_a_request_state_ask_again() {
         "{answer:?}"
     );
     client.cancel().await.unwrap();
+}
+
+/// A 2026-07-28 client over stateless Streamable HTTP, as `user` (its `x-user` header).
+async fn http_client_as(url: &str, user: &str) -> Running {
+    let mut headers = std::collections::HashMap::new();
+    headers.insert(
+        http::HeaderName::from_static("x-user"),
+        http::HeaderValue::from_str(user).unwrap(),
+    );
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_config(
+        rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(url)
+            .custom_headers(headers),
+    );
+    Client
+        .serve_with_lifecycle(
+            transport,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("the client connects")
+}
+
+/// `tasks/get` and `tasks/cancel` of `id` by `client`: the errors that refused them.
+async fn refused(client: &Running, id: &str) -> [String; 2] {
+    let got = client
+        .peer()
+        .get_task(GetTaskParams::new(id))
+        .await
+        .expect_err("tasks/get of another's task")
+        .to_string();
+    let cancelled = client
+        .peer()
+        .cancel_task(rmcp::model::CancelTaskParams::new(id))
+        .await
+        .expect_err("tasks/cancel of another's task")
+        .to_string();
+    [got, cancelled]
+}
+
+/// A task is bound to what tells its client apart: the request's key over stateless HTTP
+/// (`with_key`), the connection otherwise. Anyone else's `tasks/get` and `tasks/cancel` are
+/// the "unknown task" of a wrong id, and the owner's task runs on.
+#[tokio::test]
+async fn a_task_is_its_owners_alone_by_key_or_connection() {
+    // Stateless HTTP, keyed by user: dave cannot see or cancel carol's task.
+    let keyed = server(Duration::from_secs(60)).with_key(crate::http::user_key);
+    let url = crate::support::serve_loopback(keyed.http_service(crate::support::stateless())).await;
+    let carol = http_client_as(&url, "carol").await;
+    let dave = http_client_as(&url, "dave").await;
+    let id = start(&carol, "forever", json!({})).await;
+    for error in refused(&dave, &id).await {
+        assert!(error.contains("unknown task"), "{error}");
+    }
+    // Carol, from a new client with the same key, still sees it working, and cancels it.
+    let carol_again = http_client_as(&url, "carol").await;
+    let got = carol_again
+        .peer()
+        .get_task(GetTaskParams::new(id.clone()))
+        .await
+        .expect("the owner's tasks/get");
+    assert_eq!(got.task.status(), TaskStatus::Working);
+    carol_again
+        .peer()
+        .cancel_task(rmcp::model::CancelTaskParams::new(id.clone()))
+        .await
+        .expect("the owner's tasks/cancel");
+    assert_eq!(
+        ended(&carol, &id, Duration::from_secs(10)).await.status(),
+        TaskStatus::Cancelled
+    );
+
+    // Two connections of one server (stdio, in-process streams): each its own tasks.
+    let shared = server(Duration::from_secs(60));
+    let (one, other) = (client_of(&shared).await, client_of(&shared).await);
+    let id = start(&one, "forever", json!({})).await;
+    for error in refused(&other, &id).await {
+        assert!(error.contains("unknown task"), "{error}");
+    }
+    let got = one
+        .peer()
+        .get_task(GetTaskParams::new(id))
+        .await
+        .expect("the owner's tasks/get");
+    assert_eq!(got.task.status(), TaskStatus::Working);
+    for client in [carol, dave, carol_again, one, other] {
+        client.cancel().await.unwrap();
+    }
 }
