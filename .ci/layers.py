@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the workspace's layering: no import cycle between the modules of a crate (read from
-the `crate::` and `super::` paths of each file) and no source file over 600 lines of code (doc
-comments, `///` and `//!`, do not count: a file is split by noun, not to move its docs out).
+the `crate::` and `super::` paths of each file, and from the paths by which a folder's
+`mod.rs` uses its children's items) and no source file over 600 lines of code (doc comments,
+`///` and `//!`, do not count: a file is split by noun, not to move its docs out).
 
 Usage: layers.py [--graph CRATE_SRC]   (--graph prints the module graph of one crate)
 """
@@ -150,6 +151,33 @@ def graph(src):
     return edges
 
 
+def child_edges(src):
+    """The edges from a folder module (its `mod.rs`) to the children whose items its own code
+    names (`text::escape(..)`), declarations and re-exports (`mod`, `pub use`) left out."""
+    mods = modules(src)
+    edges = {m: set() for m in mods}
+    for m, path in mods.items():
+        if m == "" or os.path.basename(path) != "mod.rs":
+            continue
+        text = strip_tests(strip_comments(open(path).read()))
+        text = re.sub(r"pub\((?:crate|super|self|in [\w:]+)\)", "pub", text)
+        text = re.sub(r"\bpub\s+use\b[^;]*;", "", text)
+        for child in mods:
+            if child.startswith(m + "::") and child.count("::") == m.count("::") + 1:
+                name = child.rsplit("::", 1)[1]
+                if re.search(r"(?<![\w:])(?:self::)?" + name + r"::\w", text):
+                    edges[m].add(child)
+    return edges
+
+
+def in_one_folder(comp):
+    """Whether every module of `comp` is one folder module or inside it."""
+    for f in comp:
+        if all(c == f or c.startswith(f + "::") for c in comp):
+            return True
+    return False
+
+
 def sccs(edges):
     index, low, stack, on, out = {}, {}, [], set(), []
     counter = [0]
@@ -197,6 +225,14 @@ def main():
         for comp in sccs(edges):
             failed = True
             print(f"{src}: import cycle between modules: {', '.join(c or '<root>' for c in comp)}")
+        # A folder module's own code may use its children (a folder is one noun), but not
+        # close a cycle through a module outside the folder: `meta` naming `skill`, whose
+        # `mod.rs` uses `skill::text`, which names `meta`.
+        both = {m: edges[m] | extra for m, extra in child_edges(src).items()}
+        for comp in sccs(both):
+            if not in_one_folder(comp):
+                failed = True
+                print(f"{src}: import cycle through a folder module: {', '.join(comp)}")
     roots = ["src", "toolgroup-core", "toolgroup-macros", "toolgroup-mcp", "toolgroup-skills",
              "toolgroup-rig", "benches", "tests", "examples"]
     for root in roots:

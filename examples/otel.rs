@@ -22,6 +22,7 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use serde_json::json;
+use toolgroup::ToolCall;
 use toolgroup::mcp::client::{RemoteServer, RemoteTools};
 use toolgroup::mcp::rmcp::transport::StreamableHttpServerConfig;
 use toolgroup::mcp::{McpServer, Mode};
@@ -93,21 +94,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    // The quickstart's turns: a reset, a misspelt group (refused), a search.
+    // The quickstart's turns: a reset, a misspelt group (refused), a search. Each call has the
+    // id its provider gave it, as in an agent loop (`Rendered::decode_calls` reads them from
+    // the model's message), so its span carries `gen_ai.tool.call.id` and a backend can join
+    // it to the model's request.
     let kit = agent::toolkit();
     let mut session = kit.session();
     let turns = [
-        ("reset_tools", r#"{"web_search": true, "scraping": true}"#),
-        ("reset_tools", r#"{"web_serch": true}"#),
-        ("web_search", r#"{"query": "rust tool groups"}"#),
+        ToolCall::new("reset_tools", r#"{"web_search": true, "scraping": true}"#)
+            .with_call_id("call_1"),
+        ToolCall::new("reset_tools", r#"{"web_serch": true}"#).with_call_id("call_2"),
+        ToolCall::new("web_search", r#"{"query": "rust tool groups"}"#).with_call_id("call_3"),
     ];
-    for (turn, (name, arguments)) in turns.into_iter().enumerate() {
+    for (turn, call) in turns.iter().enumerate() {
         let span = tracing::info_span!("agent_turn", turn = turn + 1);
-        let result = kit
-            .call(&mut session, name, arguments)
+        let results = kit
+            .call_batch(&mut session, std::slice::from_ref(call))
             .instrument(span)
             .await;
-        println!("turn {}: {name} -> {}", turn + 1, result.outcome());
+        let id = call.call_id.as_deref().unwrap_or_default();
+        println!(
+            "turn {}: {} ({id}) -> {}",
+            turn + 1,
+            call.tool,
+            results[0].outcome()
+        );
     }
 
     // One MCP round trip: this crate's client calls this crate's server, which runs the tool.

@@ -25,6 +25,7 @@ mod middleware;
 mod outcomes;
 mod readme;
 mod scopes;
+mod shared;
 mod skills;
 mod tasks;
 mod tools;

@@ -1,6 +1,7 @@
 //! Record a run's calls, replay them offline (no tool runs), and stop at the first call that
 //! differs from the recording.
 
+use std::error::Error as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -249,4 +250,36 @@ fn bad_recordings_name_the_line_and_never_echo_it() {
         "{error}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_recording_error_has_the_io_or_json_error_behind_it_as_source() {
+    let dir = scratch("missing");
+    let error = Replayer::open(dir.join("missing.jsonl")).unwrap_err();
+    let io = error
+        .source()
+        .and_then(|e| e.downcast_ref::<std::io::Error>())
+        .expect("the I/O error");
+    assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let error = Replayer::from_jsonl("not json").unwrap_err();
+    let json = error
+        .source()
+        .and_then(|e| e.downcast_ref::<serde_json::Error>())
+        .expect("the JSON error");
+    assert!(json.is_syntax(), "{json}");
+
+    // The decoder's error for a result that is no tool result: kept as the source, while the
+    // message stays short.
+    let line = r#"{"tool": "tally", "arguments": {}, "result": {"content": "text"}}"#;
+    let error = Replayer::from_jsonl(line).unwrap_err();
+    let json = error
+        .source()
+        .and_then(|e| e.downcast_ref::<serde_json::Error>())
+        .expect("the decoder's error");
+    assert!(json.is_data(), "{json}");
+
+    let error = Replayer::from_jsonl(r#"{"tool": 1}"#).unwrap_err();
+    assert!(error.source().is_none());
 }

@@ -61,3 +61,25 @@ async fn a_provider_without_an_allow_list_has_no_source() {
     );
     assert!(error.source().is_none());
 }
+
+#[test]
+fn a_script_line_that_is_not_json_has_the_parsers_error_as_source() {
+    let error = Script::from_jsonl("{\"text\": \"Hi.\"}\nnot json").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "script line 2: not JSON (expected ident at line 1 column 2)"
+    );
+    let source = error.source().expect("the JSON error");
+    let json = source
+        .downcast_ref::<serde_json::Error>()
+        .expect("a serde_json::Error");
+    assert_eq!((json.line(), json.column()), (1, 2));
+
+    // A line that is JSON but no turn has no error behind it.
+    let error = Script::from_jsonl("{\"text\": 1}").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "script line 1: \"text\" must be a string"
+    );
+    assert!(error.source().is_none());
+}

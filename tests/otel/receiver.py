@@ -111,6 +111,11 @@ def check():
         fail(f"the misspelt reset: error.type {a.get('error.type')!r}, status {refused.status.code}")
     if "toolgroup.groups.activated" in a:
         fail("the refused reset activated groups")
+    # Each local turn's call has the id its provider gave it, as in an agent loop.
+    for span, expected in [(ok, "call_1"), (refused, "call_2")]:
+        got = attrs(span).get("gen_ai.tool.call.id")
+        if got != expected:
+            fail(f"reset_tools: gen_ai.tool.call.id = {got!r}, expected {expected!r}")
 
     # The MCP round trip: one trace from the turn to the server's tool.
     client = one("tools/call web_search", trace_pb2.Span.SPAN_KIND_CLIENT)
@@ -121,6 +126,13 @@ def check():
     tools = [s for s in SPANS if s.name == "execute_tool web_search" and s.parent_span_id == server.span_id]
     if len(tools) != 1:
         fail("no execute_tool web_search span under the server span")
+    local = [s for s in SPANS if s.name == "execute_tool web_search" and s.kind == internal
+             and s.parent_span_id != server.span_id]
+    if len(local) != 1:
+        fail(f"expected the local web_search call, found {len(local)}")
+    got = attrs(local[0]).get("gen_ai.tool.call.id")
+    if got != "call_3":
+        fail(f"the local web_search: gen_ai.tool.call.id = {got!r}, expected 'call_3'")
     trace = client.trace_id
     if not (turns[0].trace_id == server.trace_id == tools[0].trace_id == trace):
         fail("the turn, client, server and tool spans are not one trace")

@@ -4,8 +4,8 @@
 //! `const _: () = check_toolkit(&[...]);` over the groups' associated constants. A panic in
 //! these `const fn`s is a compile error whose message names the clash.
 
-use crate::meta::RESET_TOOLS;
-use crate::meta::{GroupInfo, ToolInfo};
+use crate::group::ToolGroup;
+use crate::meta::{GroupInfo, RESET_TOOLS};
 use crate::skill::{READ_SKILL_FILE, SKILL_TOOL};
 
 const MSG_CAP: usize = 480;
@@ -366,23 +366,32 @@ const fn names_tool(groups: &[GroupInfo], g: usize, name: &str) -> bool {
     false
 }
 
-/// Checks one group's tools for duplicate names (groups listing free functions by path).
-/// Reserved names are checked once, by [`check_toolkit`].
-pub const fn check_group(group: &str, tools: &[&ToolInfo]) {
+/// The length of [`check_group`]'s index for group `G`: [`toolkit_index_len`] of the group
+/// alone.
+pub const fn group_index_len<G: ToolGroup>() -> usize {
+    toolkit_index_len(&[GroupInfo::of::<G>(false)])
+}
+
+/// Checks group `G`'s tools for duplicate names (groups listing free functions by path).
+/// Reserved names are checked once, by [`check_toolkit`]. The group is indexed as a toolkit
+/// of one group, so the check costs time linear in its tools however alike their names are;
+/// a group of hundreds of tools named with one prefix stays within the compiler's budget for
+/// a constant. `LEN` is [`group_index_len`].
+pub const fn check_group<G: ToolGroup, const LEN: usize>() {
+    let groups = [GroupInfo::of::<G>(false)];
+    let group = &groups[0];
+    let index = toolkit_index::<LEN>(&groups);
+    let tools = index[0] + 1 + group.skills.len();
     let mut t = 0;
-    while t < tools.len() {
-        let mut u = 0;
-        while u < t {
-            if str_eq(tools[u].name, tools[t].name) {
-                Msg::new()
-                    .push("group `")
-                    .push(group)
-                    .push("` has two tools named `")
-                    .push(tools[t].name)
-                    .push("`: rename one with `#[tool(name = \"...\")]`")
-                    .fail();
-            }
-            u += 1;
+    while t < group.tools.len() {
+        if index[tools + t] != NONE {
+            Msg::new()
+                .push("group `")
+                .push(group.name)
+                .push("` has two tools named `")
+                .push(group.tools[t].name)
+                .push("`: rename one with `#[tool(name = \"...\")]`")
+                .fail();
         }
         t += 1;
     }

@@ -68,7 +68,8 @@ pub use toolkit::{Resolved, ToolCall, ToolKind, Toolkit};
 pub mod __private {
     pub use crate::args::json_kind;
     pub use crate::check::{
-        check_allowed_tools, check_group, check_toolkit, toolkit_index, toolkit_index_len,
+        check_allowed_tools, check_group, check_toolkit, group_index_len, toolkit_index,
+        toolkit_index_len,
     };
     pub use crate::echo::echo;
     pub use crate::output::{

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::skill::SkillInfo;
+// From `skill::info`, the skills' model types, not through `skill`: `skill` builds on this
+// module (the skill tools' definitions), so naming it here would make an import cycle.
+use crate::skill::info::{READ_SKILL_FILE, SKILL_TOOL, SkillInfo};
 
 /// The meta tool's name; no tool may use it.
 ///
@@ -16,11 +18,7 @@ pub const RESET_TOOLS: &str = "reset_tools";
 
 /// The builtin tools' names: `reset_tools` and the skill tools (`Skill`, `read_skill_file`).
 /// No tool may use them; a tool found at run time under one of them is hidden.
-pub const BUILTIN_TOOLS: [&str; 3] = [
-    RESET_TOOLS,
-    crate::skill::SKILL_TOOL,
-    crate::skill::READ_SKILL_FILE,
-];
+pub const BUILTIN_TOOLS: [&str; 3] = [RESET_TOOLS, SKILL_TOOL, READ_SKILL_FILE];
 
 /// The meta tool's description: every group is `required` (a strict provider makes the
 /// model give every property), so it asks for every group's final state. The toolkit

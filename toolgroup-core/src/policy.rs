@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::futures::BoxFuture;
@@ -72,8 +73,9 @@ impl Decision {
 
 /// Decides whether a call may run.
 ///
-/// Implemented for closures `Fn(&PolicyRequest<'_>) -> Decision` (synchronous checks). For a
-/// check that awaits, implement the trait:
+/// Implemented for closures `Fn(&PolicyRequest<'_>) -> Decision` (synchronous checks), and for
+/// `Arc<P>` and `Box<dyn Policy>`, which ask the policy they hold. For a check that awaits,
+/// implement the trait:
 ///
 /// ```
 /// use toolgroup::BoxFuture;
@@ -108,6 +110,23 @@ where
 {
     fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
         Box::pin(std::future::ready(self(request)))
+    }
+}
+
+/// A shared policy: one policy for several toolkits, or for a toolkit and the code that
+/// keeps its state (`Arc<MyPolicy>`, `Arc<dyn Policy>`).
+impl<P: Policy + ?Sized> Policy for Arc<P> {
+    fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+        (**self).check(request)
+    }
+}
+
+/// A policy chosen at run time. Only `dyn Policy`: a `Box<P>` for every policy `P` would
+/// overlap the closures' impl above (a boxed closure is itself a closure, so already a
+/// policy), and a concrete policy needs no box.
+impl Policy for Box<dyn Policy> {
+    fn check<'a>(&'a self, request: &'a PolicyRequest<'a>) -> BoxFuture<'a, Decision> {
+        (**self).check(request)
     }
 }
 

@@ -157,3 +157,23 @@ impl std::fmt::Display for UnknownGroup {
 }
 
 impl std::error::Error for UnknownGroup {}
+
+#[cfg(test)]
+mod tests {
+    use super::UnknownGroup;
+
+    #[test]
+    fn group_errors_count_a_swap_as_one_edit() {
+        let unknown = UnknownGroup {
+            unknown: vec!["nmae".to_owned()],
+            known: vec!["name", "web"],
+        };
+        assert!(
+            unknown
+                .to_string()
+                .starts_with("unknown group `nmae` (did you mean `name`?)"),
+            "{unknown}"
+        );
+        assert_eq!(unknown.suggestion("nmae"), Some("name"));
+    }
+}

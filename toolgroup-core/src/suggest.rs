@@ -20,23 +20,3 @@ pub(crate) fn list_names<'a>(names: impl IntoIterator<Item = &'a str>) -> String
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::registry::UnknownGroup;
-
-    #[test]
-    fn group_errors_count_a_swap_as_one_edit() {
-        let unknown = UnknownGroup {
-            unknown: vec!["nmae".to_owned()],
-            known: vec!["name", "web"],
-        };
-        assert!(
-            unknown
-                .to_string()
-                .starts_with("unknown group `nmae` (did you mean `name`?)"),
-            "{unknown}"
-        );
-        assert_eq!(unknown.suggestion("nmae"), Some("name"));
-    }
-}

@@ -107,6 +107,21 @@ impl<S: GroupStore + ?Sized> GroupStore for std::sync::Arc<S> {
     }
 }
 
+/// A store chosen at run time (`Box<dyn GroupStore>`: memory or Redis, from configuration).
+impl<S: GroupStore + ?Sized> GroupStore for Box<S> {
+    fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>> {
+        (**self).load(key)
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        groups: Vec<String>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).save(key, groups)
+    }
+}
+
 /// A [`GroupStore`] in this process's memory: for one replica (or tests). Entries are never
 /// evicted; bound the number of keys yourself (for example, keys are user ids).
 #[derive(Debug, Default)]

@@ -46,4 +46,16 @@ struct NotTools;
 
 fn helper() {}
 
+/// First.
+#[tool(name = "same")]
+fn first() {}
+
+/// Second.
+#[tool(name = "same")]
+fn second() {}
+
+// Free tools' names are known only to the compiler, which checks them in a constant.
+#[tool_group(name = "twice_free", description = "Two free tools, one name.", tools = [first, second])]
+struct TwiceFree;
+
 fn main() {}

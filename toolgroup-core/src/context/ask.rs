@@ -276,6 +276,20 @@ pub trait Asker: Send + Sync {
     fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, AskError>>;
 }
 
+/// A shared asker: one user interface behind several calls' [`UserInput`]s.
+impl<A: Asker + ?Sized> Asker for Arc<A> {
+    fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+        (**self).ask(question)
+    }
+}
+
+/// An asker chosen at run time (`Box<dyn Asker>`).
+impl<A: Asker + ?Sized> Asker for Box<A> {
+    fn ask<'a>(&'a self, question: &'a Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+        (**self).ask(question)
+    }
+}
+
 /// Per-call data: how this call reaches its user. The MCP server attaches one to every
 /// `tools/call`; an application that has its own user interface attaches its own
 /// (`CallContext::with_extension(UserInput::new(asker))`).

@@ -39,6 +39,47 @@ pub trait DynamicTools: Send + Sync + 'static {
     }
 }
 
+/// A shared source: one source for several toolkits, or for a toolkit and the code that
+/// updates its tools.
+impl<S: DynamicTools + ?Sized> DynamicTools for Arc<S> {
+    fn tools(&self) -> Arc<ToolSet> {
+        (**self).tools()
+    }
+
+    fn call<'a>(
+        &'a self,
+        tool: &'static ToolDefinition,
+        ctx: ToolContext<'a>,
+        arguments: Arguments<'a>,
+    ) -> BoxFuture<'a, CallResult> {
+        (**self).call(tool, ctx, arguments)
+    }
+
+    fn instructions(&self) -> Option<String> {
+        (**self).instructions()
+    }
+}
+
+/// A source chosen at run time (`Box<dyn DynamicTools>`).
+impl<S: DynamicTools + ?Sized> DynamicTools for Box<S> {
+    fn tools(&self) -> Arc<ToolSet> {
+        (**self).tools()
+    }
+
+    fn call<'a>(
+        &'a self,
+        tool: &'static ToolDefinition,
+        ctx: ToolContext<'a>,
+        arguments: Arguments<'a>,
+    ) -> BoxFuture<'a, CallResult> {
+        (**self).call(tool, ctx, arguments)
+    }
+
+    fn instructions(&self) -> Option<String> {
+        (**self).instructions()
+    }
+}
+
 /// One tool found at run time, as its source describes it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

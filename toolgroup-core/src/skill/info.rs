@@ -133,6 +133,12 @@ impl SkillInfo {
 /// The name of a skill's main file.
 pub const SKILL_MD: &str = "SKILL.md";
 
+/// The name of the builtin tool that loads a skill (the name AgentScope and Claude use).
+pub const SKILL_TOOL: &str = "Skill";
+
+/// The name of the builtin tool that reads one file of a skill.
+pub const READ_SKILL_FILE: &str = "read_skill_file";
+
 /// A generated skill enum: each `#[tool_group]` with skills gets one, named after the group
 /// type (`DocumentsSkill` for `Documents`), one variant per skill.
 pub trait SkillId: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {

@@ -29,19 +29,13 @@
 //! Skills found at run time (a user's own folder) are read with [`SkillDir`], which runs the
 //! same checks and returns every problem to the application.
 
-mod info;
+pub(crate) mod info;
 mod loader;
 pub(crate) mod table;
 pub(crate) mod text;
 
-pub use info::{SKILL_MD, SkillFile, SkillId, SkillInfo};
+pub use info::{READ_SKILL_FILE, SKILL_MD, SKILL_TOOL, SkillFile, SkillId, SkillInfo};
 pub use loader::{SkillDir, SkillDirError};
-
-/// The name of the builtin tool that loads a skill (the name AgentScope and Claude use).
-pub const SKILL_TOOL: &str = "Skill";
-
-/// The name of the builtin tool that reads one file of a skill.
-pub const READ_SKILL_FILE: &str = "read_skill_file";
 
 pub use toolgroup_skills::{HOST_KEYS, MAX_FILES, MAX_TOTAL_BYTES, SPEC_KEYS};
 

@@ -5,8 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::info::SkillInfo;
-use super::{READ_SKILL_FILE, SKILL_TOOL};
+use super::info::{READ_SKILL_FILE, SKILL_TOOL, SkillFile, SkillInfo};
 use crate::echo::echo;
 use crate::meta::{ToolAnnotations, ToolDefinition};
 use crate::result::{CallResult, Content, ResourceContents};
@@ -231,7 +230,7 @@ pub(crate) fn unknown_file(path: &str, visible: &[&SkillInfo]) -> CallResult {
 }
 
 /// One file of a skill: text as text, images as an image block, anything else as a resource.
-pub(crate) fn file(skill: &SkillInfo, file: &super::SkillFile) -> CallResult {
+pub(crate) fn file(skill: &SkillInfo, file: &SkillFile) -> CallResult {
     let uri = format!("skill://{}/{}", skill.name, file.path);
     let block = if let Some(text) = file.as_text() {
         Content::text(text)

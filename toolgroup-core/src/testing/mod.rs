@@ -123,3 +123,7 @@ pub use snapshot::{
     BLESS_VAR, MismatchKind, SnapshotMismatch, compare_snapshot, definitions_snapshot,
     rendered_definitions,
 };
+
+/// The I/O or JSON error behind a [`RecordingError`] or a [`ScriptError`], in an `Arc` so
+/// that those errors stay `Clone`.
+type Source = std::sync::Arc<dyn std::error::Error + Send + Sync + 'static>;

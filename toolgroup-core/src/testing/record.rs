@@ -13,6 +13,8 @@ use crate::echo::echo;
 use crate::middleware::{Around, BoxError, ToolFuture, ToolRequest, ToolResponse, layer_service};
 use crate::result::CallResult;
 
+use super::Source;
+
 /// How much of a call's arguments a message shows.
 const SHOWN: usize = 120;
 
@@ -234,6 +236,7 @@ impl Replayer {
         let text = std::fs::read_to_string(path).map_err(|e| RecordingError {
             line: None,
             message: format!("cannot read the recording {}: {e}", path.display()),
+            source: Some(Arc::new(e)),
         })?;
         Replayer::from_jsonl(&text)
     }
@@ -249,10 +252,12 @@ impl Replayer {
             if line.trim().is_empty() {
                 continue;
             }
-            let record = parse_record(line, index + 1).map_err(|message| RecordingError {
-                line: Some(index + 1),
-                message,
-            })?;
+            let record =
+                parse_record(line, index + 1).map_err(|(message, source)| RecordingError {
+                    line: Some(index + 1),
+                    message,
+                    source,
+                })?;
             records.push(record);
         }
         Ok(Replayer {
@@ -381,36 +386,50 @@ impl Around for Replayer {
     }
 }
 
-fn parse_record(line: &str, number: usize) -> Result<Record, String> {
+/// What is wrong with a line, and the error behind it when there is one.
+type Problem = (String, Option<Source>);
+
+fn plain(message: &str) -> Problem {
+    (message.to_owned(), None)
+}
+
+fn parse_record(line: &str, number: usize) -> Result<Record, Problem> {
     // serde_json's syntax errors name a position, never the text.
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+    let value: Value = serde_json::from_str(line)
+        .map_err(|e| (format!("not JSON ({e})"), Some(Arc::new(e) as Source)))?;
     let Value::Object(mut map) = value else {
-        return Err("not a JSON object (a recorded call is {\"tool\": ..., \"arguments\": ..., \"result\": ...})".to_owned());
+        return Err(plain(
+            "not a JSON object (a recorded call is {\"tool\": ..., \"arguments\": ..., \"result\": ...})",
+        ));
     };
     let tool = match map.remove("tool") {
         Some(Value::String(tool)) => tool,
-        _ => return Err("missing \"tool\" (a string)".to_owned()),
+        _ => return Err(plain("missing \"tool\" (a string)")),
     };
     let arguments = match (map.remove("arguments"), map.remove("arguments_text")) {
         (Some(value), None) => Ok(value),
         (None, Some(Value::String(text))) => Err(text),
         _ => {
-            return Err(
-                "expected one of \"arguments\" (a JSON value) and \"arguments_text\" (a string)"
-                    .to_owned(),
-            );
+            return Err(plain(
+                "expected one of \"arguments\" (a JSON value) and \"arguments_text\" (a string)",
+            ));
         }
     };
     let answer = match (map.remove("result"), map.remove("layer_error")) {
-        (Some(result), None) => Ok(serde_json::from_value::<CallResult>(result).map_err(|_| {
-            "\"result\" is not a tool result ({\"content\": [...], \"isError\": ...})".to_owned()
+        // The decoder's message may quote the result, which can be long: the source keeps it
+        // for the application, the message stays short.
+        (Some(result), None) => Ok(serde_json::from_value::<CallResult>(result).map_err(|e| {
+            (
+                "\"result\" is not a tool result ({\"content\": [...], \"isError\": ...})"
+                    .to_owned(),
+                Some(Arc::new(e) as Source),
+            )
         })?),
         (None, Some(Value::String(error))) => Err(error),
         _ => {
-            return Err(
-                "expected one of \"result\" (a tool result) and \"layer_error\" (a string)"
-                    .to_owned(),
-            );
+            return Err(plain(
+                "expected one of \"result\" (a tool result) and \"layer_error\" (a string)",
+            ));
         }
     };
     Ok(Record {
@@ -421,15 +440,27 @@ fn parse_record(line: &str, number: usize) -> Result<Record, String> {
     })
 }
 
-/// A recording that cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A recording that cannot be read. Its [`source`](std::error::Error::source) is the I/O or
+/// JSON error behind it, when there is one.
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct RecordingError {
     /// The line (from 1), when a line is at fault.
     pub line: Option<usize>,
     /// What is wrong.
     pub message: String,
+    source: Option<Source>,
 }
+
+/// Equal when the line and the message are; the source (an I/O or JSON error, neither
+/// comparable) is left out.
+impl PartialEq for RecordingError {
+    fn eq(&self, other: &Self) -> bool {
+        self.line == other.line && self.message == other.message
+    }
+}
+
+impl Eq for RecordingError {}
 
 impl fmt::Display for RecordingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -440,7 +471,11 @@ impl fmt::Display for RecordingError {
     }
 }
 
-impl std::error::Error for RecordingError {}
+impl std::error::Error for RecordingError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as _)
+    }
+}
 
 /// Where a replayed run left its recording.
 #[derive(Debug, Clone, PartialEq, Eq)]

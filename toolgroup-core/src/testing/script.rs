@@ -2,12 +2,15 @@
 //! read from JSON lines.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use crate::args::ArgumentsBuf;
 use crate::echo::echo;
 use crate::toolkit::ToolCall;
+
+use super::Source;
 
 /// One turn of the scripted model: the tool calls of one assistant message, or its text.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,25 +92,42 @@ impl Script {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let turn = parse_line(line).map_err(|message| ScriptError {
+            let error = |message, source| ScriptError {
                 line: index + 1,
                 message,
-            })?;
+                source,
+            };
+            // serde_json's message names a position, never the text.
+            let value: Value = serde_json::from_str(line)
+                .map_err(|e| error(format!("not JSON ({e})"), Some(Arc::new(e) as Source)))?;
+            let turn = parse_turn(value).map_err(|message| error(message, None))?;
             turns.push(turn);
         }
         Ok(Script { turns })
     }
 }
 
-/// A line of a script that is not a turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A line of a script that is not a turn. Its [`source`](std::error::Error::source) is the
+/// JSON error, for a line that is not JSON.
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ScriptError {
     /// The line's number (from 1).
     pub line: usize,
     /// What is wrong with it.
     pub message: String,
+    source: Option<Source>,
 }
+
+/// Equal when the line and the message are; the source (a JSON error, not comparable) is
+/// left out.
+impl PartialEq for ScriptError {
+    fn eq(&self, other: &Self) -> bool {
+        self.line == other.line && self.message == other.message
+    }
+}
+
+impl Eq for ScriptError {}
 
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -115,14 +135,16 @@ impl fmt::Display for ScriptError {
     }
 }
 
-impl std::error::Error for ScriptError {}
+impl std::error::Error for ScriptError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as _)
+    }
+}
 
 const SHAPES: &str =
     "a line is {\"name\": ..., \"arguments\": ...}, {\"calls\": [...]} or {\"text\": ...}";
 
-fn parse_line(line: &str) -> Result<ScriptTurn, String> {
-    // serde_json's message names a position, never the text.
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+fn parse_turn(value: Value) -> Result<ScriptTurn, String> {
     let Value::Object(mut map) = value else {
         return Err(format!("not a JSON object; {SHAPES}"));
     };

@@ -306,7 +306,7 @@ pub(crate) fn group_impl(
                 }
             }
         }
-        const _: () = #p::check_group(#name, <#self_ty as #krate::ToolGroup>::TOOL_INFOS);
+        const _: () = #p::check_group::<#self_ty, { #p::group_index_len::<#self_ty>() }>();
     }
 }
 

@@ -115,10 +115,10 @@ impl ::toolgroup::ToolGroup for Web {
         }
     }
 }
-const _: () = ::toolgroup::__private::check_group(
-    "web",
-    <Web as ::toolgroup::ToolGroup>::TOOL_INFOS,
-);
+const _: () = ::toolgroup::__private::check_group::<
+    Web,
+    { ::toolgroup::__private::group_index_len::<Web>() },
+>();
 #[doc(hidden)]
 #[allow(unused_macros)]
 macro_rules! __toolgroup_group_step_Web_0000000000000003 {

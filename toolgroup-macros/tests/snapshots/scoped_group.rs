@@ -157,10 +157,10 @@ impl ::toolgroup::ToolGroup for Files {
         }
     }
 }
-const _: () = ::toolgroup::__private::check_group(
-    "files",
-    <Files as ::toolgroup::ToolGroup>::TOOL_INFOS,
-);
+const _: () = ::toolgroup::__private::check_group::<
+    Files,
+    { ::toolgroup::__private::group_index_len::<Files>() },
+>();
 #[doc(hidden)]
 #[macro_export]
 #[allow(non_local_definitions)]

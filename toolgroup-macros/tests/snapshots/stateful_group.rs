@@ -263,10 +263,10 @@ impl ::toolgroup::ToolGroup for Database {
         }
     }
 }
-const _: () = ::toolgroup::__private::check_group(
-    "database",
-    <Database as ::toolgroup::ToolGroup>::TOOL_INFOS,
-);
+const _: () = ::toolgroup::__private::check_group::<
+    Database,
+    { ::toolgroup::__private::group_index_len::<Database>() },
+>();
 #[doc(hidden)]
 #[macro_export]
 #[allow(non_local_definitions)]

@@ -252,10 +252,10 @@ impl ::toolgroup::ToolGroup for Jobs {
         }
     }
 }
-const _: () = ::toolgroup::__private::check_group(
-    "jobs",
-    <Jobs as ::toolgroup::ToolGroup>::TOOL_INFOS,
-);
+const _: () = ::toolgroup::__private::check_group::<
+    Jobs,
+    { ::toolgroup::__private::group_index_len::<Jobs>() },
+>();
 #[doc(hidden)]
 #[macro_export]
 #[allow(non_local_definitions)]

@@ -194,6 +194,13 @@ impl<V: TokenValidator + ?Sized> TokenValidator for Arc<V> {
     }
 }
 
+/// A validator chosen at run time (`Box<dyn TokenValidator>`).
+impl<V: TokenValidator + ?Sized> TokenValidator for Box<V> {
+    fn validate<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<Principal, AuthError>> {
+        (**self).validate(token)
+    }
+}
+
 /// A resource URI that cannot identify this server (RFC 8707 section 2: absolute, no
 /// fragment).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::DetailedTask;
 use serde::{Deserialize, Serialize};
@@ -75,6 +75,68 @@ pub trait TaskStore: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<(), StoreError>>;
     /// The answers for the task `id` so far.
     fn answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Map<String, Value>, StoreError>>;
+}
+
+/// A shared store: several servers (replicas in one process, tests) can use one store.
+impl<S: TaskStore + ?Sized> TaskStore for Arc<S> {
+    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).put(record)
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        (**self).get(id)
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).cancel(id)
+    }
+
+    fn is_cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).is_cancelled(id)
+    }
+
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        responses: &'a Map<String, Value>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).answer(id, responses)
+    }
+
+    fn answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Map<String, Value>, StoreError>> {
+        (**self).answers(id)
+    }
+}
+
+/// A store chosen at run time (`Box<dyn TaskStore>`: memory or Redis, from configuration).
+impl<S: TaskStore + ?Sized> TaskStore for Box<S> {
+    fn put<'a>(&'a self, record: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).put(record)
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        (**self).get(id)
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).cancel(id)
+    }
+
+    fn is_cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).is_cancelled(id)
+    }
+
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        responses: &'a Map<String, Value>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        (**self).answer(id, responses)
+    }
+
+    fn answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Map<String, Value>, StoreError>> {
+        (**self).answers(id)
+    }
 }
 
 #[derive(Default)]

@@ -10,3 +10,4 @@ mod keys;
 mod principals;
 mod sdk;
 mod sources;
+mod validators;

@@ -48,7 +48,7 @@ fn keyed(store: Arc<MemoryStore>, mode: Mode) -> McpServer<Agent> {
 /// `toolkit` served with `store`, each client keyed by its `x-user` header.
 fn keyed_server<R: toolgroup::Registry>(
     toolkit: toolgroup::Toolkit<R>,
-    store: Arc<MemoryStore>,
+    store: impl GroupStore,
     mode: Mode,
 ) -> McpServer<R> {
     McpServer::new(toolkit, mode)
@@ -326,6 +326,32 @@ async fn stateless_replicas_share_the_store() {
     let r = call(&c, "whoami", json!({})).await.unwrap();
     assert_eq!(text(&r), "alice-id");
     c.cancel().await.unwrap();
+}
+
+/// A store chosen at run time, boxed as `dyn GroupStore`, keeps what the server saves.
+#[tokio::test]
+async fn a_boxed_store_keeps_the_active_groups() {
+    let store = Arc::new(MemoryStore::new());
+    let boxed: Box<dyn GroupStore> = Box::new(store.clone());
+    let server = keyed_server(support::toolkit(), boxed, Mode::Mask);
+    let url = spawn(&server, stateless()).await;
+    let http = reqwest::Client::new();
+    let (_, body) = post(
+        &http,
+        &url,
+        Some("alice"),
+        &call_body(
+            1,
+            "reset_tools",
+            json!({"web_search": true, "scraping": false, "waiting": false}),
+        ),
+    )
+    .await;
+    assert_eq!(result(&body)["isError"], false, "{body}");
+    assert_eq!(
+        store.load("alice").await.unwrap(),
+        Some(vec!["web_search".to_owned()])
+    );
 }
 
 #[tokio::test]

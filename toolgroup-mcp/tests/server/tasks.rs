@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use toolgroup::context::Question;
 use toolgroup::prelude::*;
 use toolgroup::{Session, Toolkit};
-use toolgroup_mcp::{McpServer, Mode};
+use toolgroup_mcp::{McpServer, MemoryTaskStore, Mode, TaskStore};
 
 /// Write a report, reporting progress each step; runs until cancelled when `steps` is 0.
 #[tool(task = "optional")]
@@ -111,7 +111,10 @@ async fn connect(tasks: bool) -> Running {
 }
 
 async fn connect_to(toolkit: Toolkit<Kit>, tasks: bool) -> Running {
-    let server = McpServer::new(toolkit, Mode::Mask);
+    serve(McpServer::new(toolkit, Mode::Mask), tasks).await
+}
+
+async fn serve(server: McpServer<Kit>, tasks: bool) -> Running {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let handler = server.handler_with(Session::new());
     tokio::spawn(async move {
@@ -183,6 +186,40 @@ async fn a_task_reports_progress_and_delivers_its_result() {
         "{messages:?}"
     );
     client.cancel().await.unwrap();
+}
+
+/// The server keeps its tasks in the store it is given, shared through an `Arc` or boxed as
+/// `dyn TaskStore`.
+#[tokio::test]
+async fn a_shared_or_boxed_task_store_keeps_the_servers_tasks() {
+    let shared = Arc::new(MemoryTaskStore::new());
+    let boxed: Box<dyn TaskStore> = Box::new(shared.clone());
+    let kit = || Toolkit::new(Kit { reports: Reports });
+    let servers = [
+        McpServer::new(kit(), Mode::Mask).with_task_store(shared.clone()),
+        McpServer::new(kit(), Mode::Mask).with_task_store(boxed),
+    ];
+    for server in servers {
+        let client = serve(server, true).await;
+        let answer = client
+            .peer()
+            .call_tool_once(params("write_report", json!({"steps": 1})))
+            .await
+            .expect("tools/call");
+        let CallToolResponse::Task(created) = answer else {
+            panic!("not a task: {answer:?}");
+        };
+        let id = created.task.task_id;
+        let (task, _) = until_ended(&client, &id).await;
+        let record = shared
+            .get(&id)
+            .await
+            .unwrap()
+            .expect("the task is in the store");
+        assert_eq!(record.task.status(), task.status());
+        assert_eq!(record.task.status(), TaskStatus::Completed);
+        client.cancel().await.unwrap();
+    }
 }
 
 #[tokio::test]
