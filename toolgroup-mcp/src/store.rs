@@ -120,6 +120,14 @@ impl<S: GroupStore + ?Sized> GroupStore for Box<S> {
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         (**self).save(key, groups)
     }
+
+    fn consume<'a>(
+        &'a self,
+        token: &'a str,
+        ttl: std::time::Duration,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        (**self).consume(token, ttl)
+    }
 }
 
 /// A [`GroupStore`] in this process's memory: for one replica (or tests). Entries are never
