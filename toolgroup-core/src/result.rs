@@ -459,6 +459,12 @@ impl Audio {
     }
 }
 
+/// The structured-content key of a first-use activation: `{"group", "tools",
+/// "instructions"}`, what the call made available ([`CallResult::activation`]). Reserved in
+/// every MCP output schema: an output object may not have a property of this name
+/// ([`McpOutputSchema::reserved_key_taken`](crate::provider::McpOutputSchema::reserved_key_taken)).
+pub const ACTIVATED_GROUP_KEY: &str = "activated_group";
+
 /// The result of one tool call: what the model gets back.
 ///
 /// Every failure a model can cause (unknown tool, bad arguments, a tool's own error, a panic,

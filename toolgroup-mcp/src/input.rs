@@ -267,7 +267,7 @@ impl RoundTrip {
             a: call.digest.clone(),
             r: self.inner.answers.clone(),
             q: vec![key.clone()],
-            n: crate::tasks::run::new_id(),
+            n: crate::random::new_id(),
         };
         let sealed = codec
             .seal_json_with(

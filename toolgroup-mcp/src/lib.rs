@@ -308,6 +308,7 @@ mod http_service;
 mod input;
 mod jsonrpc;
 mod logging;
+mod random;
 #[cfg(feature = "http")]
 mod selection;
 mod skills;

@@ -197,11 +197,7 @@ pub struct McpOutputSchema {
 /// The property that holds a wrapped MCP structured output.
 const MCP_RESULT_KEY: &str = "result";
 
-/// The structured-content key of a first-use activation: `{"group", "tools",
-/// "instructions"}`, what the call made available. Reserved in every MCP output schema:
-/// an output object may not have a property of this name
-/// ([`McpOutputSchema::reserved_key_taken`]).
-pub const ACTIVATED_GROUP_KEY: &str = "activated_group";
+pub use crate::result::ACTIVATED_GROUP_KEY;
 
 /// A tool's output schema as MCP's `outputSchema`, which must describe an object.
 ///

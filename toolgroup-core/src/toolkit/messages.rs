@@ -150,4 +150,4 @@ pub(crate) fn with_activation(
 }
 
 /// The structured-content key of a first-use activation.
-pub(crate) const ACTIVATED_GROUP: &str = crate::provider::ACTIVATED_GROUP_KEY;
+pub(crate) const ACTIVATED_GROUP: &str = crate::result::ACTIVATED_GROUP_KEY;

@@ -60,7 +60,7 @@ impl<R: Registry> Handler<R> {
                 None => String::new(),
             };
         }
-        let connection = self.connection.get_or_init(crate::tasks::run::new_id);
+        let connection = self.connection.get_or_init(crate::random::new_id);
         format!("connection:{connection}")
     }
 }

@@ -18,6 +18,7 @@ use toolgroup_core::BoxFuture;
 use toolgroup_core::context::{Answer, AskError, Asker, Question};
 
 use super::{MemoryTaskStore, TaskRecord, TaskStore};
+use crate::random::new_id;
 
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> u64 {
@@ -53,13 +54,6 @@ impl Default for Tasks {
             running: Mutex::new(HashMap::new()),
         }
     }
-}
-
-/// A fresh task id (or connection id): 128 random bits, hex.
-pub(crate) fn new_id() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random number generator failed");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl Tasks {
