@@ -19,7 +19,8 @@ use toolgroup_core::{CallOutcome, Registry, Session, ToolDefinition, ToolKind, T
 use super::call::forward_call;
 use super::{Handler, is_2026_or_later};
 use crate::group_names::wire_name;
-use crate::{GROUP_META_KEY, Mode, Shared};
+use crate::server::Shared;
+use crate::{GROUP_META_KEY, Mode};
 
 /// The progressive-disclosure working group's extension.
 pub(crate) const GROUPS_EXTENSION_ID: &str = "io.modelcontextprotocol/groups";

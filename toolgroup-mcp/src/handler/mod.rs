@@ -25,7 +25,8 @@ use serde_json::Value;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{CallOutcome, Registry, Session, ToolDefinition, ToolKind, Toolkit};
 
-use crate::{Mode, Shared, StoreError, group_instructions};
+use crate::server::{Shared, group_instructions};
+use crate::{Mode, StoreError};
 
 use self::call::{forward_call, tools_call_problem};
 use self::entitled::has_principal;
@@ -260,7 +261,7 @@ impl<R: Registry> Handler<R> {
         let json = Provider::Mcp.render_definition(def);
         let tool =
             serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
-        crate::decorate(&self.shared, tool, def)
+        crate::server::decorate(&self.shared, tool, def)
     }
 
     /// What the server declares to a request served in `mode` (`selection`: the chosen

@@ -16,7 +16,7 @@ use rmcp::{RoleServer, ServerHandler};
 use toolgroup_core::{Registry, Session};
 
 use super::Handler;
-use crate::Shared;
+use crate::server::Shared;
 use crate::telemetry::server::Traced;
 
 /// The MCP server of one connection: an rmcp [`ServerHandler`] built by
