@@ -304,3 +304,37 @@ async fn a_layer_and_the_resolution_agree_that_a_first_use_changes_the_session()
         [("search".to_owned(), true), ("search".to_owned(), false)]
     );
 }
+
+/// Two first uses of one group in one batch: the first activates the group and carries its
+/// instructions, the second runs in the active group and carries nothing.
+#[tokio::test]
+async fn two_first_uses_in_one_batch_deliver_once() {
+    let kit = first_use_kit();
+    let mut session = kit.session();
+    let calls = [
+        ToolCall::new("search", r#"{"query": "a"}"#).with_call_id("c1"),
+        ToolCall::new("search", r#"{"query": "b"}"#).with_call_id("c2"),
+    ];
+    let results = kit.call_batch(&mut session, &calls).await;
+    let delivered: Vec<bool> = results
+        .iter()
+        .map(|r| r.text_joined().contains("Cite your sources."))
+        .collect();
+    assert_eq!(delivered, [true, false]);
+    assert!(results[0].activation().is_some() && results[1].activation().is_none());
+    assert_eq!(session.active_names().collect::<Vec<_>>(), ["web"]);
+}
+
+/// A first use the principal is not entitled to: refused, nothing activated, nothing
+/// delivered.
+#[tokio::test]
+async fn a_first_use_refused_for_scopes_activates_and_delivers_nothing() {
+    let kit = first_use_kit().with_required_scopes(KitGroup::Web, "web:read".parse().unwrap());
+    let view = kit.entitled(&"other".parse().unwrap());
+    let mut session = view.session();
+    let result = view.call(&mut session, "search", r#"{"query": "x"}"#).await;
+    assert_eq!(result.outcome(), CallOutcome::InsufficientScope);
+    assert!(result.activation().is_none());
+    assert!(!result.text_joined().contains("Cite your sources."));
+    assert_eq!(session.active_names().count(), 0);
+}
