@@ -122,10 +122,15 @@ where
     let output = Arc::new(Mutex::new(output));
     let inbound = tokio::spawn(pump_in(input, to_rmcp, output.clone()));
     let outbound = tokio::spawn(pump_out(from_rmcp, output));
-    let running = handler
-        .serve((rmcp_reads, rmcp_writes))
-        .await
-        .map_err(crate::ServeError::new)?;
+    let running = match handler.serve((rmcp_reads, rmcp_writes)).await {
+        Ok(running) => running,
+        Err(e) => {
+            // No connection: stop reading the input for it.
+            inbound.abort();
+            outbound.abort();
+            return Err(crate::ServeError::new(e));
+        }
+    };
     let served = running.waiting().await.map_err(crate::ServeError::new);
     inbound.abort();
     // rmcp's writer is gone: the last answers drain to the output.
