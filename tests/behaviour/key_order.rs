@@ -238,7 +238,7 @@ fn without_the_feature_keys_are_sorted() {
 }
 
 /// With `preserve_order`, a tool's structured result and its MCP output schema follow the
-/// output type's fields.
+/// output type's fields (the schema then admits a first use's `activated_group`).
 #[cfg(feature = "preserve_order")]
 #[tokio::test]
 async fn a_structured_result_keeps_its_field_order_with_the_feature() {
@@ -260,9 +260,10 @@ async fn a_structured_result_keeps_its_field_order_with_the_feature() {
     assert_eq!(keys(structured), ["total", "currency"]);
     let tools = definitions(Provider::Mcp);
     let (_, price) = tools.iter().find(|(n, _)| n == "price").expect("price");
+    // The output type's fields, then the optional key a first use's activation takes.
     assert_eq!(
         keys(&price["outputSchema"]["properties"]),
-        ["total", "currency"]
+        ["total", "currency", "activated_group"]
     );
 }
 
