@@ -38,7 +38,8 @@ async fn a_client_lists_and_calls_tools_in_each_mode() {
         let listed = names(&client).await;
         let expected: &[&str] = match mode {
             Mode::Selected => &["note_write"],
-            Mode::Mask => &["reset_tools", "note_write", "web_search", "page_fetch"],
+            // Every tool; `reset_tools` only without first-use activation (the default is on).
+            Mode::Mask => &["note_write", "web_search", "page_fetch"],
             _ => &["reset_tools", "note_write"],
         };
         assert_eq!(listed, expected, "{mode}");
