@@ -169,7 +169,11 @@ pub async fn serve(
         web_search: WebSearch,
         scraping: Scraping,
     });
-    let server = McpServer::new(toolkit, mode).with_auth(configure(auth));
+    // `reset_tools` listed in mask mode too: these tests read which groups it offers each
+    // principal.
+    let server = McpServer::new(toolkit, mode)
+        .with_reset_tools_listed(true)
+        .with_auth(configure(auth));
     tokio::spawn(async move {
         let _ = server.serve_http(listener, "/mcp", config).await;
     });
