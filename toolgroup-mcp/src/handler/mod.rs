@@ -202,18 +202,21 @@ impl<R: Registry> Handler<R> {
         mode: Mode,
         session: &'a Session<R>,
     ) -> Vec<Cow<'a, Tool>> {
+        // Asked once per listing, not per tool.
+        let reset_listed = self.reset_listed();
+        let listed_here = |name: &str| reset_listed || name != toolgroup_core::meta::RESET_TOOLS;
         match mode {
             // A principal's toolkit: its own tools, in the same order.
             Mode::Mask if !std::ptr::eq(toolkit, self.toolkit()) => toolkit
                 .all_definitions()
-                .filter(|d| self.reset_listed() || d.name != toolgroup_core::meta::RESET_TOOLS)
+                .filter(|d| listed_here(d.name))
                 .map(|d| self.tool_of(d))
                 .collect(),
             Mode::Mask => self
                 .shared
                 .tools
                 .iter()
-                .filter(|t| self.reset_listed() || t.name != toolgroup_core::meta::RESET_TOOLS)
+                .filter(|t| listed_here(&t.name))
                 .map(Cow::Borrowed)
                 .chain(
                     toolkit
