@@ -193,6 +193,24 @@ pub const fn check_toolkit(
     if str_eq(group.name, BASIC) {
         Msg::new().push(RESERVED_GROUP).fail();
     }
+    if group.pinned && group.turn_scoped {
+        Msg::new()
+            .push("the group `")
+            .push(group.name)
+            .push("` is `turn_scoped` (switched off when a turn ends) and its field `")
+            .push(fields[g])
+            .push("` is `#[pinned]` (never switched off): remove one of them")
+            .fail();
+    }
+    if group.basic && group.turn_scoped {
+        Msg::new()
+            .push("the group `")
+            .push(group.name)
+            .push("` is `turn_scoped`, but its field `")
+            .push(fields[g])
+            .push("` is `#[basic]` (always active): make the field switchable or the group not turn-scoped")
+            .fail();
+    }
     let start = index[g];
     let h = index[start];
     if h != NONE {
@@ -369,7 +387,7 @@ const fn names_tool(groups: &[GroupInfo], g: usize, name: &str) -> bool {
 /// The length of [`check_group`]'s index for group `G`: [`toolkit_index_len`] of the group
 /// alone.
 pub const fn group_index_len<G: ToolGroup>() -> usize {
-    toolkit_index_len(&[GroupInfo::of::<G>(false)])
+    toolkit_index_len(&[GroupInfo::of::<G>(false, false)])
 }
 
 /// Checks group `G`'s tools for duplicate names (groups listing free functions by path).
@@ -378,7 +396,7 @@ pub const fn group_index_len<G: ToolGroup>() -> usize {
 /// a group of hundreds of tools named with one prefix stays within the compiler's budget for
 /// a constant. `LEN` is [`group_index_len`].
 pub const fn check_group<G: ToolGroup, const LEN: usize>() {
-    let groups = [GroupInfo::of::<G>(false)];
+    let groups = [GroupInfo::of::<G>(false, false)];
     let group = &groups[0];
     let index = toolkit_index::<LEN>(&groups);
     let tools = index[0] + 1 + group.skills.len();
@@ -435,6 +453,8 @@ mod tests {
             basic,
             skills: &[],
             scopes: &[],
+            pinned: false,
+            turn_scoped: false,
         }
     }
 

@@ -30,6 +30,9 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
     /// The OAuth scopes a principal must hold to use the group (`scopes = [...]` of
     /// `#[tool_group]`); a tool needs its group's and its own.
     const SCOPES: &'static [&'static str] = &[];
+    /// Whether the group lasts one turn (`turn_scoped` of `#[tool_group]`): a
+    /// [lifecycle](crate::lifecycle) switches it off when a turn ends.
+    const TURN_SCOPED: bool = false;
 
     /// Parse the arguments of tool number `tool` (an index into [`TOOL_INFOS`](Self::TOOL_INFOS)) and
     /// run it. The toolkit's dispatch path: one concrete future (a `match` over the group's
@@ -82,7 +85,7 @@ pub trait ToolGroup: Send + Sync + Sized + 'static {
 
 impl GroupInfo {
     /// The facts of group `G` (what generated code calls).
-    pub(crate) const fn of<G: ToolGroup>(basic: bool) -> Self {
+    pub(crate) const fn of<G: ToolGroup>(basic: bool, pinned: bool) -> Self {
         GroupInfo {
             name: G::NAME,
             description: G::DESCRIPTION,
@@ -91,6 +94,8 @@ impl GroupInfo {
             basic,
             skills: G::SKILLS,
             scopes: G::SCOPES,
+            pinned,
+            turn_scoped: G::TURN_SCOPED,
         }
     }
 }

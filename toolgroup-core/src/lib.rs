@@ -38,6 +38,7 @@ mod reset;
 pub mod session;
 pub mod skill;
 
+pub mod lifecycle;
 pub mod policy;
 
 mod toolkit;
@@ -103,8 +104,8 @@ pub mod __private {
     use crate::registry::{GroupId, UnknownGroup};
 
     /// The facts of group `G`, in a toolkit (`basic`: always on).
-    pub const fn group_info<G: ToolGroup>(basic: bool) -> GroupInfo {
-        GroupInfo::of::<G>(basic)
+    pub const fn group_info<G: ToolGroup>(basic: bool, pinned: bool) -> GroupInfo {
+        GroupInfo::of::<G>(basic, pinned)
     }
 
     /// The generated `FromStr` of a group's skill enum.

@@ -165,6 +165,12 @@ pub struct GroupInfo {
     /// (`#[tool_group(scopes = [...])]`; empty for most groups). See
     /// [`Toolkit::entitled`](crate::Toolkit::entitled).
     pub scopes: &'static [&'static str],
+    /// Whether the toolkit pins the group (a `#[pinned]` field): no
+    /// [lifecycle](crate::lifecycle) rule switches it off.
+    pub pinned: bool,
+    /// Whether the group lasts one turn (`#[tool_group(turn_scoped)]`): a
+    /// [lifecycle](crate::lifecycle) switches it off when a turn ends.
+    pub turn_scoped: bool,
 }
 
 /// A tool as shown to a model: name, description, schemas, hints.

@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::lifecycle::notice::Deactivation;
+
 pub use crate::outcome::CallOutcome;
 
 /// Who a content block is meant for (MCP `Role`).
@@ -492,11 +494,19 @@ pub struct CallResult {
     /// [`outcome`](Self::outcome). A one-byte field in what would be padding after `is_error`.
     #[serde(skip)]
     outcome: CallOutcome,
-    /// What this call's first-use activation made available (`{"group", "tools",
-    /// "instructions"}`), for renderings that carry it in structured content; boxed so that a
-    /// result without one stays small.
+    /// What this call's first-use activation made available and which groups a lifecycle
+    /// rule switched off, for renderings that carry them in structured content; boxed so
+    /// that a result without either stays small.
     #[serde(skip)]
-    activation: Option<Box<Value>>,
+    notes: Option<Box<Notes>>,
+}
+
+/// What a result tells beside its content: see [`CallResult::activation`] and
+/// [`CallResult::deactivations`].
+#[derive(Debug, Clone, Default)]
+struct Notes {
+    activation: Option<Value>,
+    deactivations: Vec<Deactivation>,
 }
 
 impl PartialEq for CallResult {
@@ -521,7 +531,7 @@ impl CallResult {
             structured_content: None,
             is_error: false,
             outcome: CallOutcome::Ok,
-            activation: None,
+            notes: None,
         }
     }
 
@@ -532,7 +542,7 @@ impl CallResult {
             structured_content: None,
             is_error: true,
             outcome: CallOutcome::ToolError,
-            activation: None,
+            notes: None,
         }
     }
 
@@ -560,14 +570,34 @@ impl CallResult {
     /// serialised, and ignored by equality, like [`outcome`](Self::outcome).
     #[inline]
     pub fn activation(&self) -> Option<&Value> {
-        self.activation.as_deref()
+        self.notes.as_deref().and_then(|n| n.activation.as_ref())
     }
 
     /// The result with the activation it reports (see [`activation`](Self::activation)).
     #[inline]
     pub(crate) fn with_activation_record(mut self, activation: Value) -> Self {
-        self.activation = Some(Box::new(activation));
+        self.notes.get_or_insert_default().activation = Some(activation);
         self
+    }
+
+    /// The groups a [lifecycle](crate::lifecycle) rule switched off and this result tells
+    /// the model about: the call's own evictions (the cap) and those made since the last
+    /// result (idle and turn-scoped groups at the end of a turn, idle ones before this
+    /// call), in that order. The result's last text block says the same. Empty for most
+    /// results. Not serialised, and ignored by equality, like [`outcome`](Self::outcome).
+    pub fn deactivations(&self) -> &[Deactivation] {
+        self.notes
+            .as_deref()
+            .map_or(&[], |n| n.deactivations.as_slice())
+    }
+
+    /// Tell the model about `deactivations` in `text` (a last text block).
+    pub(crate) fn tell_deactivations(&mut self, deactivations: Vec<Deactivation>, text: String) {
+        self.content.push(Content::text(text));
+        self.notes
+            .get_or_insert_default()
+            .deactivations
+            .extend(deactivations);
     }
 
     /// The result as an error (of the tool's own, until [`labelled`](Self::labelled)).
@@ -598,7 +628,7 @@ impl CallResult {
                     structured_content: Some(value),
                     is_error: false,
                     outcome: CallOutcome::Ok,
-                    activation: None,
+                    notes: None,
                 }
             }
             Err(e) => CallResult::error(format!("the tool's result could not be serialised: {e}")),

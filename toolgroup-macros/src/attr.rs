@@ -294,6 +294,7 @@ pub(crate) struct GroupArgs {
     pub(crate) instructions: Option<Spanned<LitStr>>,
     pub(crate) tools: Option<Spanned<Vec<Path>>>,
     pub(crate) dynamic: Option<Spanned<bool>>,
+    pub(crate) turn_scoped: Option<Spanned<bool>>,
     pub(crate) skills: Option<Spanned<Vec<LitStr>>>,
     pub(crate) scopes: Option<Spanned<ScopeList>>,
     pub(crate) krate: Option<Spanned<Path>>,
@@ -312,11 +313,13 @@ pub(crate) fn parse_group_args(tokens: TokenStream, cx: &Ctxt) -> GroupArgs {
             "skills",
             "scopes",
             "dynamic",
+            "turn_scoped",
             "crate",
         ],
         |key, meta| {
             match key {
                 "dynamic" => set(&mut args.dynamic, meta, flag(meta)?, cx),
+                "turn_scoped" => set(&mut args.turn_scoped, meta, flag(meta)?, cx),
                 "name" => set(&mut args.name, meta, lit_str(meta)?, cx),
                 "description" => set(&mut args.description, meta, lit_str(meta)?, cx),
                 "instructions" => set(&mut args.instructions, meta, lit_str(meta)?, cx),

@@ -120,6 +120,7 @@ pub(crate) fn struct_group(group: StructGroup, error: syn::Error, site: u64) -> 
             instructions: None,
             skills: None,
             scopes: &[],
+            turn_scoped: false,
         };
         group_expand::dynamic_impl(&krate, &item.ident, &meta)
     } else {
@@ -146,6 +147,7 @@ fn group_stub(
         instructions: None,
         skills: None,
         scopes: &[],
+        turn_scoped: false,
     };
     let group_impl = group_expand::group_impl(&krate, self_ty, &meta, &[], &[]);
     let doc_macro = if docs::has_doc_macro(ident) {

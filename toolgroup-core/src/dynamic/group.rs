@@ -34,6 +34,8 @@ pub trait DynamicGroup: Send + Sync + 'static {
     /// The OAuth scopes a principal must hold to use the group (`scopes = [...]` of
     /// `#[tool_group]`), whatever tools its source finds.
     const SCOPES: &'static [&'static str] = &[];
+    /// Whether the group lasts one turn (`turn_scoped` of `#[tool_group]`).
+    const TURN_SCOPED: bool = false;
 }
 
 /// A toolkit group whose tools come from `source` at run time: the group `G` (a
@@ -75,6 +77,7 @@ impl<G: DynamicGroup, S: DynamicTools> ToolGroup for Dynamic<G, S> {
     const TOOL_INFOS: &'static [&'static ToolInfo] = &[];
     const SKILLS: &'static [&'static SkillInfo] = G::SKILLS;
     const SCOPES: &'static [&'static str] = G::SCOPES;
+    const TURN_SCOPED: bool = G::TURN_SCOPED;
 
     fn call_tool<'a>(
         &'a self,

@@ -87,6 +87,18 @@ impl<R: Registry> Toolkit<R> {
         Call::new(self, session, name, arguments.into(), cx)
     }
 
+    /// A call with its id and context as given (the managed calls' way in).
+    pub(super) fn call_cx<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        name: &'a str,
+        arguments: Arguments<'a>,
+        id: Option<&'a str>,
+        context: Option<&'a CallContext>,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        Call::new(self, session, name, arguments, Cx { id, context })
+    }
+
     /// Run one assistant turn's calls. Calls run concurrently, except that a `reset_tools`
     /// call is a barrier: calls before it see the old active set, calls after it the new one.
     /// Results come back in call order.

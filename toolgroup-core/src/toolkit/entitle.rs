@@ -264,6 +264,7 @@ impl<R: Registry> Toolkit<R> {
             panic_details: self.panic_details,
             telemetry_content: self.telemetry_content,
             first_use: self.first_use,
+            lifecycle: self.lifecycle.clone(),
         }
     }
 

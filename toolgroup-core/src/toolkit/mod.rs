@@ -16,6 +16,7 @@ mod full;
 mod index;
 pub(crate) mod layers;
 mod listing;
+mod managed;
 pub(crate) mod messages;
 mod resolve;
 mod run;
@@ -249,6 +250,8 @@ pub struct Toolkit<R: Registry> {
     pub(crate) telemetry_content: bool,
     /// A call of a tool of an inactive group activates it ([`Toolkit::with_first_use_activation`]).
     pub(crate) first_use: bool,
+    /// The lifecycle rules ([`Toolkit::with_lifecycle`]).
+    pub(crate) lifecycle: Option<Arc<crate::lifecycle::Lifecycle<R>>>,
 }
 
 impl<R: Registry> Toolkit<R> {
@@ -314,6 +317,7 @@ impl<R: Registry> Toolkit<R> {
             panic_details: false,
             telemetry_content: false,
             first_use: false,
+            lifecycle: None,
         };
         toolkit.core = toolkit.shown();
         toolkit

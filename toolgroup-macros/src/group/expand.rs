@@ -23,6 +23,8 @@ pub(crate) struct Facts<'a> {
     pub(crate) skills: Option<TokenStream>,
     /// `scopes = [...]`'s values.
     pub(crate) scopes: &'a [String],
+    /// `turn_scoped`.
+    pub(crate) turn_scoped: bool,
 }
 
 impl<'a> Facts<'a> {
@@ -33,6 +35,7 @@ impl<'a> Facts<'a> {
             instructions: meta.instructions.as_deref(),
             skills: None,
             scopes: &meta.scopes,
+            turn_scoped: meta.turn_scoped,
         }
     }
 }
@@ -160,6 +163,7 @@ pub(crate) fn dynamic_impl(krate: &Path, ident: &Ident, meta: &Facts<'_>) -> Tok
     let instructions = instructions_tokens(&p, meta.instructions);
     let skills = skills_const(krate, meta);
     let scopes = scopes_const(meta);
+    let turn_scoped = turn_scoped_const(meta);
     quote! {
         impl #krate::dynamic::DynamicGroup for #ident {
             const NAME: &'static str = #name;
@@ -167,6 +171,7 @@ pub(crate) fn dynamic_impl(krate: &Path, ident: &Ident, meta: &Facts<'_>) -> Tok
             const INSTRUCTIONS: #p::Option<&'static str> = #instructions;
             #skills
             #scopes
+            #turn_scoped
         }
     }
 }
@@ -178,6 +183,15 @@ fn skills_const(krate: &Path, meta: &Facts<'_>) -> TokenStream {
             quote!(const SKILLS: &'static [&'static #krate::skill::SkillInfo] = #value;)
         }
         None => TokenStream::new(),
+    }
+}
+
+/// `const TURN_SCOPED: bool = true;` for a turn-scoped group (nothing otherwise: the default).
+fn turn_scoped_const(meta: &Facts<'_>) -> TokenStream {
+    if meta.turn_scoped {
+        quote!(const TURN_SCOPED: bool = true;)
+    } else {
+        TokenStream::new()
     }
 }
 
@@ -235,6 +249,7 @@ pub(crate) fn group_impl(
     let instructions = instructions_tokens(&p, meta.instructions);
     let skills = skills_const(krate, meta);
     let scopes = scopes_const(meta);
+    let turn_scoped = turn_scoped_const(meta);
     let mut infos = Vec::new();
     let mut arms = Vec::new();
     let tools = methods
@@ -274,6 +289,7 @@ pub(crate) fn group_impl(
             const TOOL_INFOS: &'static [&'static #krate::meta::ToolInfo] = &[#(#infos),*];
             #skills
             #scopes
+            #turn_scoped
 
             fn call_tool<'__toolgroup>(
                 &'__toolgroup self,

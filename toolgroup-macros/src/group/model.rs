@@ -31,6 +31,8 @@ pub(crate) struct Meta {
     pub(crate) skills: Vec<Skill>,
     /// `scopes = [...]`, the string literals' values.
     pub(crate) scopes: Vec<String>,
+    /// `turn_scoped`: a lifecycle switches the group off when a turn ends.
+    pub(crate) turn_scoped: bool,
 }
 
 impl Meta {
@@ -57,6 +59,7 @@ impl Meta {
                 .map(|s| skills::model::read(&s.value))
                 .unwrap_or_default(),
             scopes: scopes::values(args.scopes.as_ref().map(|s| &s.value)),
+            turn_scoped: args.turn_scoped.as_ref().is_some_and(|t| t.value),
         }
     }
 }

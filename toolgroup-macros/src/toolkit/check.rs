@@ -10,6 +10,7 @@ pub(crate) fn toolkit(cx: &Ctxt, toolkit: &Toolkit) {
     not_generic(cx, toolkit);
     for field in &toolkit.fields {
         bare_basic(cx, field);
+        pinned(cx, field);
         field_named_like_a_group(cx, field);
     }
     named_fields(cx, toolkit);
@@ -34,6 +35,22 @@ fn not_generic(cx: &Ctxt, toolkit: &Toolkit) {
 fn bare_basic(cx: &Ctxt, field: &Field) {
     for attr in &field.basic_with_arguments {
         cx.spanned(attr, "`#[basic]` takes no arguments");
+    }
+}
+
+/// `#[pinned]` takes no arguments, once, on a switchable group.
+fn pinned(cx: &Ctxt, field: &Field) {
+    for (i, attr) in field.pinned_attrs.iter().enumerate() {
+        if !matches!(attr.meta, syn::Meta::Path(_)) {
+            cx.spanned(attr, "`#[pinned]` takes no arguments");
+        } else if i > 0 {
+            cx.spanned(attr, "`#[pinned]` is given twice; remove one");
+        } else if field.basic {
+            cx.spanned(
+                attr,
+                "a `#[basic]` group is always active: it needs no `#[pinned]`; remove one of them",
+            );
+        }
     }
 }
 

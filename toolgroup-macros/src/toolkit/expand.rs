@@ -56,7 +56,7 @@ fn field_checks(toolkit: &Toolkit) -> TokenStream {
         }
     };
     let checks = fields.iter().enumerate().map(|(g, f)| {
-        let (ty, basic) = (&f.ty, f.basic);
+        let (ty, basic, pinned) = (&f.ty, f.basic, f.pinned);
         // The field's own type is named here too, so that a type that is no group is
         // reported at the field, as every other problem of the field is.
         let check = quote! {
@@ -65,7 +65,7 @@ fn field_checks(toolkit: &Toolkit) -> TokenStream {
                 #groups,
                 &#ident::__TOOLGROUP_INDEX,
                 #g,
-                #p::group_info::<#ty>(#basic),
+                #p::group_info::<#ty>(#basic, #pinned),
             );
             // Basic groups may come after the field: its skills' `allowed-tools` see them all.
             const _: () = #p::check_allowed_tools(#ident::__TOOLGROUP_FIELDS, #groups, #g);
@@ -105,6 +105,7 @@ pub(crate) fn registry(toolkit: &Toolkit) -> TokenStream {
 
     let all_types: Vec<&Type> = fields.iter().map(|f| &f.ty).collect();
     let all_basic: Vec<bool> = fields.iter().map(|f| f.basic).collect();
+    let all_pinned: Vec<bool> = fields.iter().map(|f| f.pinned).collect();
 
     // Spanned on each field's type, so "`X` is not a tool group" points there.
     let dispatch_arms: Vec<TokenStream> = fields
@@ -180,7 +181,7 @@ pub(crate) fn registry(toolkit: &Toolkit) -> TokenStream {
             #[allow(dead_code, unreachable_pub)]
             pub const __TOOLGROUP_WORDS: usize = #p::state_words(
                 #n_switch,
-                &[#( #krate::__private::group_info::<#all_types>(#all_basic), )*],
+                &[#( #krate::__private::group_info::<#all_types>(#all_basic, #all_pinned), )*],
             );
         }
 
@@ -251,7 +252,7 @@ pub(crate) fn registry(toolkit: &Toolkit) -> TokenStream {
             type Bits = [u64; #words];
             const EMPTY: [u64; #words] = [0; #words];
             const GROUPS: &'static [#krate::meta::GroupInfo] = &[
-                #( #krate::__private::group_info::<#all_types>(#all_basic), )*
+                #( #krate::__private::group_info::<#all_types>(#all_basic, #all_pinned), )*
             ];
             const SWITCHABLE: &'static [usize] = &[#(#sw_index),*];
 

@@ -1,4 +1,5 @@
-//! `#[toolkit]`'s model: the struct and its fields, each a group (switchable, or `#[basic]`).
+//! `#[toolkit]`'s model: the struct and its fields, each a group (switchable, or `#[basic]`;
+//! a switchable one may be `#[pinned]`).
 
 use syn::{Attribute, Fields, Ident, ItemStruct, Type};
 
@@ -19,6 +20,10 @@ pub(crate) struct Field {
     pub(crate) basic: bool,
     /// Each `#[basic(...)]` given arguments (it takes none).
     pub(crate) basic_with_arguments: Vec<Attribute>,
+    /// `#[pinned]`: no lifecycle rule switches it off.
+    pub(crate) pinned: bool,
+    /// The `#[pinned]` attributes, for the checks' spans (arguments, or on a basic field).
+    pub(crate) pinned_attrs: Vec<Attribute>,
 }
 
 impl Toolkit {
@@ -28,8 +33,12 @@ impl Toolkit {
             for f in named.named.iter_mut() {
                 let mut basic = false;
                 let mut basic_with_arguments = Vec::new();
+                let mut pinned_attrs = Vec::new();
                 f.attrs.retain(|a| {
-                    if a.path().is_ident("basic") {
+                    if a.path().is_ident("pinned") {
+                        pinned_attrs.push(a.clone());
+                        false
+                    } else if a.path().is_ident("basic") {
                         if !matches!(a.meta, syn::Meta::Path(_)) {
                             basic_with_arguments.push(a.clone());
                         }
@@ -44,6 +53,8 @@ impl Toolkit {
                     ty: f.ty.clone(),
                     basic,
                     basic_with_arguments,
+                    pinned: !pinned_attrs.is_empty(),
+                    pinned_attrs,
                 });
             }
         }
