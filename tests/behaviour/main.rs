@@ -21,6 +21,7 @@ mod examples;
 mod groups;
 mod hygiene;
 mod key_order;
+mod lifecycle;
 mod middleware;
 mod outcomes;
 mod readme;

@@ -321,4 +321,3 @@ impl fmt::Display for LifecycleError {
 }
 
 impl std::error::Error for LifecycleError {}
-

@@ -7,8 +7,8 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
-use super::notice::{Deactivation, Reason};
 use super::Lifecycle;
+use super::notice::{Deactivation, Reason};
 use crate::registry::{GroupId, Registry, UnknownGroup};
 use crate::session::Session;
 
@@ -368,8 +368,9 @@ struct UseRepr {
     at_ms: u64,
 }
 
+/// Not `deny_unknown_fields`: serde cannot combine it with `flatten`; the reason's own tag
+/// and fields are checked by `Reason`.
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct PendingRepr {
     group: String,
     #[serde(flatten)]

@@ -10,9 +10,9 @@ use crate::args::Arguments;
 use crate::context::CallContext;
 use crate::lifecycle::notice::{Comeback, notice};
 use crate::lifecycle::{Deactivation, Lifecycle, LifecycleError, ManagedSession};
+use crate::meta::RESET_TOOLS;
 use crate::outcome::CallOutcome;
 use crate::registry::{GroupId, Registry};
-use crate::meta::RESET_TOOLS;
 use crate::result::CallResult;
 use crate::session::Session;
 
@@ -140,15 +140,15 @@ impl<R: Registry> Toolkit<R> {
         let pending = session.take_pending();
         let mut results: Vec<CallResult> = Vec::with_capacity(calls.len());
         let mut start = 0;
-        let first_use = |c: Option<&CallContext>| {
-            c.and_then(CallContext::first_use)
-                .unwrap_or(self.first_use)
-        };
+        let first_use =
+            |c: Option<&CallContext>| c.and_then(CallContext::first_use).unwrap_or(self.first_use);
         for (i, call) in calls.iter().enumerate() {
-            let barrier = self.resolve(session.session(), &call.tool).is_some_and(|r| {
-                r.with_first_use_activation(first_use(context))
-                    .changes_session()
-            });
+            let barrier = self
+                .resolve(session.session(), &call.tool)
+                .is_some_and(|r| {
+                    r.with_first_use_activation(first_use(context))
+                        .changes_session()
+                });
             if barrier {
                 self.segment(session, &calls[start..i], context, &mut results)
                     .await;
@@ -198,7 +198,10 @@ impl<R: Registry> Toolkit<R> {
         let before = *session.session();
         let first = out.len();
         let results = match context {
-            Some(c) => self.call_batch_with(session.session_ref_mut(), calls, c).await,
+            Some(c) => {
+                self.call_batch_with(session.session_ref_mut(), calls, c)
+                    .await
+            }
             None => self.call_batch(session.session_ref_mut(), calls).await,
         };
         out.extend(results);

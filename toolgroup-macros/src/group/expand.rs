@@ -189,7 +189,9 @@ fn skills_const(krate: &Path, meta: &Facts<'_>) -> TokenStream {
 /// `const TURN_SCOPED: bool = true;` for a turn-scoped group (nothing otherwise: the default).
 fn turn_scoped_const(meta: &Facts<'_>) -> TokenStream {
     if meta.turn_scoped {
-        quote!(const TURN_SCOPED: bool = true;)
+        quote!(
+            const TURN_SCOPED: bool = true;
+        )
     } else {
         TokenStream::new()
     }

@@ -22,8 +22,8 @@ impl Agent {
     pub const __TOOLGROUP_WORDS: usize = ::toolgroup::__private::state_words(
         1usize,
         &[
-            ::toolgroup::__private::group_info::<Notes>(true),
-            ::toolgroup::__private::group_info::<WebSearch>(false),
+            ::toolgroup::__private::group_info::<Notes>(true, false),
+            ::toolgroup::__private::group_info::<WebSearch>(false, false),
         ],
     );
 }
@@ -110,8 +110,8 @@ impl ::toolgroup::Registry for Agent {
     type Bits = [u64; Agent::__TOOLGROUP_WORDS];
     const EMPTY: [u64; Agent::__TOOLGROUP_WORDS] = [0; Agent::__TOOLGROUP_WORDS];
     const GROUPS: &'static [::toolgroup::meta::GroupInfo] = &[
-        ::toolgroup::__private::group_info::<Notes>(true),
-        ::toolgroup::__private::group_info::<WebSearch>(false),
+        ::toolgroup::__private::group_info::<Notes>(true, false),
+        ::toolgroup::__private::group_info::<WebSearch>(false, false),
     ];
     const SWITCHABLE: &'static [usize] = &[1usize];
     fn dispatch<'__toolgroup>(
@@ -235,7 +235,7 @@ const _: () = ::toolgroup::__private::check_toolkit(
     <Agent as ::toolgroup::Registry>::GROUPS,
     &Agent::__TOOLGROUP_INDEX,
     0usize,
-    ::toolgroup::__private::group_info::<Notes>(true),
+    ::toolgroup::__private::group_info::<Notes>(true, false),
 );
 const _: () = ::toolgroup::__private::check_allowed_tools(
     Agent::__TOOLGROUP_FIELDS,
@@ -247,7 +247,7 @@ const _: () = ::toolgroup::__private::check_toolkit(
     <Agent as ::toolgroup::Registry>::GROUPS,
     &Agent::__TOOLGROUP_INDEX,
     1usize,
-    ::toolgroup::__private::group_info::<WebSearch>(false),
+    ::toolgroup::__private::group_info::<WebSearch>(false, false),
 );
 const _: () = ::toolgroup::__private::check_allowed_tools(
     Agent::__TOOLGROUP_FIELDS,
