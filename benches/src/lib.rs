@@ -6,6 +6,8 @@
 #![allow(missing_docs)]
 
 #[cfg(feature = "tokens")]
+pub mod lifecycle;
+#[cfg(feature = "tokens")]
 pub mod tokens;
 
 #[cfg(feature = "rmcp")]

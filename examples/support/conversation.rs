@@ -130,7 +130,7 @@ fn agentscope_system(
     text
 }
 
-fn user(provider: Provider, text: &str) -> Value {
+pub fn user(provider: Provider, text: &str) -> Value {
     match provider {
         Provider::OpenAiResponses => json!({"type": "message", "role": "user", "content": text}),
         Provider::Gemini => json!({"role": "user", "parts": [{"text": text}]}),
@@ -139,7 +139,7 @@ fn user(provider: Provider, text: &str) -> Value {
 }
 
 /// The request body as it would be POSTed (headers under `_headers`).
-fn body(
+pub fn body(
     provider: Provider,
     system: &str,
     tools: Value,
@@ -191,7 +191,7 @@ fn body(
 /// `additional_tools` item carries the function's name as its `namespace`, and one of a
 /// function inside a `namespace` tool that namespace's name; the replay must send it back
 /// (the API refuses a `function_call` without it: "Missing namespace for function_call").
-fn model(provider: Provider, n: usize, step: &Move, request: &Value) -> Value {
+pub fn model(provider: Provider, n: usize, step: &Move, request: &Value) -> Value {
     let (name, args) = (step.tool, &step.arguments);
     match provider {
         Provider::Anthropic => json!({"role": "assistant", "content": [
@@ -214,7 +214,7 @@ fn model(provider: Provider, n: usize, step: &Move, request: &Value) -> Value {
 }
 
 /// What of the reply goes back into the conversation (a Responses reply's output items).
-fn replayed(provider: Provider, reply: Value) -> Vec<Value> {
+pub fn replayed(provider: Provider, reply: Value) -> Vec<Value> {
     match (provider, reply) {
         (Provider::OpenAiResponses, Value::Object(mut map)) => match map.remove("output") {
             Some(Value::Array(items)) => items,
