@@ -66,6 +66,10 @@ pub struct ComingFromAgentScopeDoctests;
 #[cfg(all(doctest, feature = "testing", feature = "mcp"))]
 pub struct TestingDoctests;
 
+#[doc = include_str!("../docs/lifecycle.md")]
+#[cfg(doctest)]
+pub struct LifecycleDoctests;
+
 #[doc = include_str!("../docs/long-running-tools.md")]
 #[cfg(doctest)]
 pub struct LongRunningToolsDoctests;
