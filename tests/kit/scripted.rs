@@ -83,3 +83,57 @@ fn a_script_line_that_is_not_json_has_the_parsers_error_as_source() {
     );
     assert!(error.source().is_none());
 }
+
+/// Fetch a page.
+#[tool]
+fn page_fetch(
+    /// The page.
+    url: String,
+) -> String {
+    url
+}
+
+#[tool_group(name = "pages", description = "Fetching pages.", tools = [page_fetch])]
+struct Pages;
+
+#[toolkit]
+struct TwoGroups {
+    web: Web,
+    pages: Pages,
+}
+
+#[tokio::test]
+async fn a_managed_play_ends_each_turn_for_the_lifecycle_rules() {
+    use toolgroup::lifecycle::Lifecycle;
+    let toolkit = Toolkit::new(TwoGroups {
+        web: Web,
+        pages: Pages,
+    })
+    .with_first_use_activation(true)
+    .with_lifecycle(Lifecycle::new().idle_turns(1))
+    .unwrap();
+    let script = Script::new()
+        .call("web_search", serde_json::json!({"query": "rust"}))
+        .call("page_fetch", serde_json::json!({"url": "a"}))
+        .call("page_fetch", serde_json::json!({"url": "b"}));
+    for delivery in [
+        Delivery::List,
+        Delivery::Deferred(DeferredOptions::default()),
+    ] {
+        let mut session = toolkit.managed_session();
+        let transcript = ScriptedModel::new(script.clone(), Provider::Anthropic)
+            .delivery(delivery)
+            .play_managed(&toolkit, &mut session)
+            .await
+            .unwrap();
+        assert_eq!(session.turns(), 3);
+        let active: Vec<&[&str]> = transcript.turns.iter().map(|t| &t.active[..]).collect();
+        assert_eq!(active[0], ["web"]);
+        // The second turn leaves web unused: switched off when it ends, told with the third
+        // turn's result.
+        assert_eq!(active[1], ["pages"]);
+        let third = &transcript.turns[2].results[0];
+        assert_eq!(third.deactivations()[0].group, "web");
+        assert!(third.text_joined().contains("`web` (unused for 1 turn(s))"));
+    }
+}

@@ -1,9 +1,11 @@
 //! The adapter: a toolkit's rig tools, built once, and the conversations that run them.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use rig_agent::tool::RegisteredTool;
 use rig_agent::tool::server::ToolServer;
+use toolgroup::lifecycle::ManagedSession;
 use toolgroup::provider::Provider;
 use toolgroup::registry::Registry;
 use toolgroup::{Session, Toolkit};
@@ -112,8 +114,9 @@ impl<R: Registry + 'static> RigToolkit<R> {
             shared: Arc::new(Shared {
                 toolkit: Arc::clone(&self.toolkit),
                 listing: Arc::clone(&self.listing),
-                session: Mutex::new(session),
+                session: Mutex::new(ManagedSession::new(session)),
                 context: None,
+                called: AtomicBool::new(false),
             }),
         }
     }

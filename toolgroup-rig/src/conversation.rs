@@ -1,11 +1,13 @@
 //! One conversation of a rig agent with a toolkit: its session, its per-call data, and the
 //! hook and tool context that bring them into a rig run.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use rig_agent::agent::{Agent, AgentRunner};
 use rig_agent::core::message::Message;
 use rig_agent::core::tool::ToolContext;
+use toolgroup::lifecycle::ManagedSession;
 use toolgroup::registry::Registry;
 use toolgroup::{CallContext, Session};
 
@@ -50,8 +52,9 @@ impl<R: Registry + 'static> Conversation<R> {
             shared: Arc::new(Shared {
                 toolkit: Arc::clone(&self.shared.toolkit),
                 listing: Arc::clone(&self.shared.listing),
-                session: Mutex::new(self.shared.session()),
+                session: Mutex::new(self.shared.managed()),
                 context: Some(context),
+                called: AtomicBool::new(false),
             }),
         }
     }
@@ -65,6 +68,18 @@ impl<R: Registry + 'static> Conversation<R> {
     /// The next model call of a run of this conversation sees them.
     pub fn set_session(&self, session: Session<R>) {
         self.shared.set_session(session);
+    }
+
+    /// The active groups with their lifecycle state (a copy), to store the conversation
+    /// under a toolkit with [lifecycle rules](toolgroup::lifecycle): each model call of a run
+    /// after a tool ran ends a turn.
+    pub fn managed_session(&self) -> ManagedSession<R> {
+        self.shared.managed()
+    }
+
+    /// Restore the active groups with their lifecycle state.
+    pub fn set_managed_session(&self, session: ManagedSession<R>) {
+        self.shared.set_managed(session);
     }
 
     /// The tool names rig advertises on this conversation's next model call, in order.

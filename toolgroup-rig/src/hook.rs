@@ -50,6 +50,7 @@ impl<R: Registry + 'static> AgentHook for GroupsHook<R> {
         _ctx: &HookContext,
         _event: CompletionCallEvent<'_>,
     ) -> CompletionCallAction {
+        self.shared.next_model_call();
         CompletionCallAction::patch(RequestPatch::new().active_tools(self.shared.advertised()))
     }
 

@@ -2,8 +2,10 @@
 //! toolkit, the names rig knows, the session, and the per-call data of its calls.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use toolgroup::lifecycle::ManagedSession;
 use toolgroup::registry::Registry;
 use toolgroup::{CallContext, CallResult, Session, Toolkit};
 
@@ -19,19 +21,48 @@ pub(crate) struct Listing {
 pub(crate) struct Shared<R: Registry> {
     pub(crate) toolkit: Arc<Toolkit<R>>,
     pub(crate) listing: Arc<Listing>,
-    pub(crate) session: Mutex<Session<R>>,
+    /// The session and the lifecycle state beside it (the toolkit's rules apply to it).
+    pub(crate) session: Mutex<ManagedSession<R>>,
     pub(crate) context: Option<CallContext>,
+    /// Whether a tool ran since the last model call: the next model call starts a turn.
+    pub(crate) called: AtomicBool,
 }
 
 impl<R: Registry> Shared<R> {
     /// A copy of the session: a call works on its own copy, so no lock is held across a
     /// tool's await, and only a call that changed the active set writes it back.
     pub(crate) fn session(&self) -> Session<R> {
-        *self.session.lock().unwrap_or_else(PoisonError::into_inner)
+        *self.managed().session()
     }
 
     pub(crate) fn set_session(&self, session: Session<R>) {
-        *self.session.lock().unwrap_or_else(PoisonError::into_inner) = session;
+        *self
+            .session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .session_mut() = session;
+    }
+
+    /// A copy of the session with its lifecycle state.
+    pub(crate) fn managed(&self) -> ManagedSession<R> {
+        self.session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub(crate) fn set_managed(&self, managed: ManagedSession<R>) {
+        *self.session.lock().unwrap_or_else(PoisonError::into_inner) = managed;
+    }
+
+    /// Before a model call: a turn ended if a tool ran since the last one (the toolkit's
+    /// lifecycle rules then switch off idle and turn-scoped groups; the next result tells
+    /// the model).
+    pub(crate) fn next_model_call(&self) {
+        if self.called.swap(false, Ordering::AcqRel) {
+            let mut managed = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+            self.toolkit.end_turn(&mut managed);
+        }
     }
 
     /// The names rig may advertise this turn: the session's tools that rig holds, in the
@@ -56,22 +87,23 @@ impl<R: Registry> Shared<R> {
         arguments: toolgroup::args::Arguments<'_>,
         extra: Option<T>,
     ) -> CallResult {
-        let mut session = self.session();
-        let before = session;
+        let mut session = self.managed();
+        let before = session.clone();
         let result = match (&self.context, extra) {
-            (None, None) => toolkit.call(&mut session, name, arguments).await,
+            (None, None) => toolkit.call_managed(&mut session, name, arguments).await,
             (base, extra) => {
                 let mut context = base.clone().unwrap_or_default();
                 if let Some(extra) = extra {
                     context.extensions_mut().insert(extra);
                 }
                 toolkit
-                    .call_with(&mut session, name, arguments, &context)
+                    .call_managed_with(&mut session, name, arguments, &context)
                     .await
             }
         };
+        self.called.store(true, Ordering::Release);
         if session != before {
-            self.set_session(session);
+            self.set_managed(session);
         }
         result
     }

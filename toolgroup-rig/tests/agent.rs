@@ -460,3 +460,34 @@ fn schemas_are_rendered_for_the_chosen_provider() {
         assert_eq!(parameters, kit.definition(&name).unwrap().input_schema);
     }
 }
+
+#[tokio::test]
+async fn each_model_call_after_tool_calls_ends_a_turn_for_the_lifecycle_rules() {
+    use toolgroup::lifecycle::Lifecycle;
+    let kit = toolkit()
+        .with_lifecycle(Lifecycle::new().idle_turns(1))
+        .unwrap();
+    let rig = RigToolkit::new(kit);
+    let fetch = |id: &str| call(id, "page_fetch", json!({"url": "https://example.com"}));
+    let (model, agent) = scripted(&rig, [activate_both("c1"), fetch("c2"), fetch("c3")]);
+    let (conversation, got) = run(&rig, &agent).await;
+    // web_search, used by no call of the second turn, is gone from the third model call on.
+    let scraping = vec!["reset_tools", "note_write", "page_fetch"];
+    assert_eq!(
+        offered(&model),
+        [BASIC.to_vec(), ALL.to_vec(), scraping.clone(), scraping]
+    );
+    assert_eq!(got.len(), 3);
+    assert!(!got[1].text.contains("switched off"), "{}", got[1].text);
+    assert!(
+        got[2].text.contains("`web_search` (unused for 1 turn(s))"),
+        "the next result tells the model: {}",
+        got[2].text
+    );
+    let state = conversation.managed_session();
+    assert_eq!(state.turns(), 3);
+    assert_eq!(
+        state.session().active_names().collect::<Vec<_>>(),
+        ["scraping"]
+    );
+}

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::script::{Script, ScriptTurn};
 use super::shapes;
+use crate::lifecycle::ManagedSession;
 use crate::provider::deferred::{
     Deferred, DeferredDecodeError, DeferredError, DeferredOptions, DeferredState,
 };
@@ -105,16 +106,40 @@ impl ScriptedModel {
         toolkit: &Toolkit<R>,
         session: &mut Session<R>,
     ) -> Result<Transcript, PlayError> {
+        self.play_driven(toolkit, Driver::Plain(session)).await
+    }
+
+    /// [`play`](Self::play) through a [`ManagedSession`]: the toolkit's
+    /// [lifecycle](crate::lifecycle) rules apply, and each scripted turn ends
+    /// ([`Toolkit::end_turn`]) once its calls ran, before their results are rendered (so the
+    /// deferred mode delivers what the turn's end switched off with them).
+    ///
+    /// # Errors
+    ///
+    /// As [`play`](Self::play).
+    pub async fn play_managed<R: Registry>(
+        &self,
+        toolkit: &Toolkit<R>,
+        session: &mut ManagedSession<R>,
+    ) -> Result<Transcript, PlayError> {
+        self.play_driven(toolkit, Driver::Managed(session)).await
+    }
+
+    async fn play_driven<R: Registry>(
+        &self,
+        toolkit: &Toolkit<R>,
+        mut driver: Driver<'_, R>,
+    ) -> Result<Transcript, PlayError> {
         let mut mode = Mode::new(toolkit, self.provider, self.delivery)?;
         let mut transcript = Transcript::default();
         if let Mode::Deferred(deferred, state) = &mut mode
-            && let Some(change) = deferred.sync(state, session)
+            && let Some(change) = deferred.sync(state, driver.session())
         {
             transcript.messages.extend(change.messages);
         }
         let mut next_id = 1;
         for (index, turn) in self.script.turns().iter().enumerate() {
-            let (tools, offered) = mode.request(toolkit, session);
+            let (tools, offered) = mode.request(toolkit, driver.session());
             let (text, scripted): (Option<&str>, &[ToolCall]) = match turn {
                 ScriptTurn::Text(text) => (Some(text), &[]),
                 ScriptTurn::Calls(calls) => (None, calls),
@@ -158,7 +183,8 @@ impl ScriptedModel {
                     ),
                 }
             }
-            let results = toolkit.call_batch(session, &calls).await;
+            let results = driver.call_batch(toolkit, &calls).await;
+            let session = driver.session();
             let encoded = match (&mut mode, decoded) {
                 (Mode::Deferred(deferred, state), Some(turn)) => {
                     deferred.result_messages(state, session, &turn, turn.calls.iter().zip(&results))
@@ -192,6 +218,33 @@ impl ScriptedModel {
             });
         }
         Ok(transcript)
+    }
+}
+
+/// The session a play drives: plain, or managed by the toolkit's lifecycle rules.
+enum Driver<'a, R: Registry> {
+    Plain(&'a mut Session<R>),
+    Managed(&'a mut ManagedSession<R>),
+}
+
+impl<R: Registry> Driver<'_, R> {
+    fn session(&self) -> &Session<R> {
+        match self {
+            Driver::Plain(session) => session,
+            Driver::Managed(managed) => managed.session(),
+        }
+    }
+
+    /// A turn's calls; a managed turn then ends.
+    async fn call_batch(&mut self, toolkit: &Toolkit<R>, calls: &[ToolCall]) -> Vec<CallResult> {
+        match self {
+            Driver::Plain(session) => toolkit.call_batch(session, calls).await,
+            Driver::Managed(managed) => {
+                let results = toolkit.call_batch_managed(managed, calls).await;
+                toolkit.end_turn(managed);
+                results
+            }
+        }
     }
 }
 
