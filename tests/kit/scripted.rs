@@ -137,3 +137,101 @@ async fn a_managed_play_ends_each_turn_for_the_lifecycle_rules() {
         assert!(third.text_joined().contains("`web` (unused for 1 turn(s))"));
     }
 }
+
+/// Look a word up.
+#[tool]
+fn define(
+    /// The word.
+    word: String,
+) -> String {
+    word
+}
+
+/// Fail always.
+#[tool]
+fn flaky() -> Result<String, String> {
+    Err("down".to_owned())
+}
+
+#[tool_group(name = "words", description = "Dictionary.", tools = [define, flaky])]
+struct Words;
+
+#[toolkit]
+struct ThreeGroups {
+    web: Web,
+    pages: Pages,
+    words: Words,
+}
+
+#[tokio::test]
+async fn a_transcript_replays_to_the_same_managed_session() {
+    use serde_json::json;
+    use toolgroup::lifecycle::Lifecycle;
+    use toolgroup::provider::transcript::replay_managed;
+    let script = Script::new()
+        .calls([
+            ("web_search", json!({"query": "a"})),
+            ("page_fetch", json!({"url": "a"})),
+        ])
+        .call("define", json!({"word": "a"}))
+        .call("flaky", json!({}))
+        .calls([
+            ("page_fetch", json!({"url": "b"})),
+            ("define", json!({"word": "b"})),
+        ])
+        .call("web_search", json!({"query": "b"}))
+        .call("define", json!({"word": 3}))
+        .call(
+            "reset_tools",
+            json!({"web": true, "pages": true, "words": true}),
+        )
+        .call("page_fetch", json!({"url": "c"}))
+        .text("done");
+    let rules = [
+        Lifecycle::new().max_active(2),
+        Lifecycle::new().idle_turns(1),
+        Lifecycle::new().idle_requests(2),
+        Lifecycle::new().max_active(2).idle_turns(2),
+    ];
+    for rule in rules {
+        let toolkit = Toolkit::new(ThreeGroups {
+            web: Web,
+            pages: Pages,
+            words: Words,
+        })
+        .with_first_use_activation(true)
+        .with_lifecycle(rule.clone())
+        .unwrap();
+        for provider in [
+            Provider::Anthropic,
+            Provider::OpenAiResponses,
+            Provider::OpenAiChat,
+            Provider::Gemini,
+        ] {
+            let mut live = toolkit.managed_session();
+            let transcript = ScriptedModel::new(script.clone(), provider)
+                .play_managed(&toolkit, &mut live)
+                .await
+                .unwrap();
+            let evictions: usize = transcript
+                .turns
+                .iter()
+                .flat_map(|t| &t.results)
+                .map(|r| r.deactivations().len())
+                .sum();
+            assert!(evictions > 0, "{rule:?}: the script must evict");
+            let mut replayed = replay_managed(&toolkit, provider, &transcript.messages).unwrap();
+            // The live play ended its last turn too (a text turn ends one as well).
+            while replayed.turns() < live.turns() {
+                toolkit.end_turn(&mut replayed);
+            }
+            assert_eq!(replayed.session(), live.session(), "{provider} {rule:?}");
+            assert_eq!(
+                replayed.by_recency(),
+                live.by_recency(),
+                "{provider} {rule:?}"
+            );
+            assert_eq!(replayed.turns(), live.turns(), "{provider} {rule:?}");
+        }
+    }
+}

@@ -10,7 +10,8 @@
 //! | [`max_active`](Lifecycle::max_active) | the least recently used active group | a call makes more groups active than the cap |
 //! | [`idle_turns`](Lifecycle::idle_turns) | a group not used for that many turns | at the end of a turn |
 //! | [`turn_scoped`](Lifecycle::turn_scoped) (or `#[tool_group(turn_scoped)]`) | the group | at the end of the turn it was used in |
-//! | [`idle_for`](Lifecycle::idle_for), [`idle_requests`](Lifecycle::idle_requests) | a group unused for that long (wall clock), or by that many tool calls | before a call |
+//! | [`idle_for`](Lifecycle::idle_for) | a group unused for that long (the wall clock) | before a call |
+//! | [`idle_requests`](Lifecycle::idle_requests) | a group unused by that many tool calls | after a call |
 //!
 //! A [pinned](Lifecycle::pin) group (or a `#[pinned]` field of the `#[toolkit]`) is never
 //! switched off by a rule; the model's `reset_tools` and the application still can.
@@ -151,8 +152,8 @@ impl<R: Registry> Lifecycle<R> {
         self
     }
 
-    /// A group not used by the last `requests` tool calls is switched off before the next
-    /// call. For where no turn is marked.
+    /// A group not used by the last `requests` tool calls is switched off after the call
+    /// that makes it so (its result tells the model). For where no turn is marked.
     #[must_use]
     pub fn idle_requests(mut self, requests: u32) -> Self {
         self.idle_requests = Some(requests);

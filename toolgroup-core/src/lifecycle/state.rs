@@ -180,7 +180,19 @@ impl<R: Registry> ManagedSession<R> {
         if let Some(slot) = used {
             self.touch(slot, now);
         }
-        self.enforce_cap(policy, used)
+        let evicted = self.enforce_cap(policy, used);
+        // Groups no call used for the rule's count: the next result tells them.
+        if let Some(n) = policy.idle_requests {
+            let off: Vec<(usize, Reason)> = self
+                .uses
+                .iter()
+                .filter(|u| !policy.pinned.slot_active(u.slot))
+                .filter(|u| self.requests.saturating_sub(u.request) >= u64::from(n))
+                .map(|u| (u.slot, Reason::IdleRequests { requests: n }))
+                .collect();
+            self.switch_all_off(off);
+        }
+        evicted
     }
 
     /// Switch off the least recently used groups (not pinned, not `keep`) while more than the
@@ -235,30 +247,21 @@ impl<R: Registry> ManagedSession<R> {
         self.switch_all_off(off)
     }
 
-    /// Before a call: switch off the groups idle for the rule's duration or tool calls. A
-    /// clock that went back counts as no time passed.
+    /// Before a call: switch off the groups unused for the rule's duration (the wall
+    /// clock). A clock that went back counts as no time passed.
     pub(crate) fn expire(&mut self, policy: &Lifecycle<R>, now: Now) -> Vec<Deactivation> {
+        let Some(d) = policy.idle_for else {
+            return Vec::new();
+        };
         self.reconcile(now);
-        let mut off = Vec::new();
-        for u in &self.uses {
-            if policy.pinned.slot_active(u.slot) {
-                continue;
-            }
-            let reason = if let Some(d) = policy.idle_for
-                && u128::from(now.at_ms.saturating_sub(u.at_ms)) >= d.as_millis()
-            {
-                Reason::IdleFor {
-                    seconds: d.as_secs() + u64::from(d.subsec_nanos() > 0),
-                }
-            } else if let Some(n) = policy.idle_requests
-                && self.requests.saturating_sub(u.request) >= u64::from(n)
-            {
-                Reason::IdleRequests { requests: n }
-            } else {
-                continue;
-            };
-            off.push((u.slot, reason));
-        }
+        let seconds = d.as_secs() + u64::from(d.subsec_nanos() > 0);
+        let off: Vec<(usize, Reason)> = self
+            .uses
+            .iter()
+            .filter(|u| !policy.pinned.slot_active(u.slot))
+            .filter(|u| u128::from(now.at_ms.saturating_sub(u.at_ms)) >= d.as_millis())
+            .map(|u| (u.slot, Reason::IdleFor { seconds }))
+            .collect();
         self.switch_all_off(off)
     }
 

@@ -24,7 +24,8 @@
 //! state disagrees with a session stored beside the conversation, [`Replayed::check`] names
 //! the groups on each side: the transcript is what the model read, so resume from it (or
 //! deliver the stored state as a change with [`Deferred::sync`](super::deferred::Deferred::sync),
-//! which tells the model).
+//! which tells the model). Under [lifecycle](crate::lifecycle) rules, [`replay_managed`]
+//! rebuilds the [`ManagedSession`] too: the same uses, activations and evictions.
 
 use std::fmt;
 
@@ -32,6 +33,8 @@ use serde_json::Value;
 
 use super::Provider;
 use super::decode::DecodeError;
+use crate::lifecycle::state::Now;
+use crate::lifecycle::{Lifecycle, ManagedSession};
 use crate::meta::RESET_TOOLS;
 use crate::registry::Registry;
 use crate::reset;
@@ -192,13 +195,56 @@ pub fn replay<R: Registry>(
     provider: Provider,
     conversation: &[Value],
 ) -> Result<Replayed<R>, TranscriptError> {
+    replay_tracked(toolkit, provider, conversation, None)
+}
+
+/// [`replay`] under the toolkit's [lifecycle](crate::lifecycle) rules: the
+/// [`ManagedSession`] the live conversation had, each model response (with calls or not)
+/// taken as one turn, so the same uses, activations and evictions happen in the same order.
+/// Every turn but the last is ended (call [`Toolkit::end_turn`] if the last one ended too). The groups switched off by
+/// `idle_for` cannot be rebuilt (a transcript has no clock); every other rule is.
+///
+/// # Errors
+///
+/// As [`replay`].
+pub fn replay_managed<R: Registry>(
+    toolkit: &Toolkit<R>,
+    provider: Provider,
+    conversation: &[Value],
+) -> Result<ManagedSession<R>, TranscriptError> {
+    let mut managed = toolkit.managed_session();
+    replay_tracked(toolkit, provider, conversation, Some(&mut managed))?;
+    Ok(managed)
+}
+
+fn replay_tracked<R: Registry>(
+    toolkit: &Toolkit<R>,
+    provider: Provider,
+    conversation: &[Value],
+    mut managed: Option<&mut ManagedSession<R>>,
+) -> Result<Replayed<R>, TranscriptError> {
     let mut calls: Vec<ToolCall> = Vec::new();
+    // The model response (turn) of each call, counting from 0, and the responses.
+    let mut turns: Vec<usize> = Vec::new();
+    let mut responses = 0;
     let mut outcomes: Vec<Outcome> = Vec::new();
     match provider {
         Provider::Mcp => return Err(TranscriptError::NotAConversation(provider)),
         Provider::OpenAiResponses => {
             calls = provider.decode_calls(&Value::Array(conversation.to_vec()))?;
+            let mut in_response = false;
             for item in conversation {
+                // A response's output items: its calls, its text, its reasoning.
+                let from_model =
+                    matches!(item["type"].as_str(), Some("function_call" | "reasoning"))
+                        || item["role"] == "assistant";
+                if from_model && !in_response {
+                    responses += 1;
+                }
+                in_response = from_model;
+                if item["type"] == "function_call" {
+                    turns.push(responses - 1);
+                }
                 if item["type"] == "function_call_output" {
                     outcomes.push(Outcome {
                         id: item["call_id"].as_str().map(str::to_owned),
@@ -213,7 +259,10 @@ pub fn replay<R: Registry>(
                 let role = message["role"].as_str().unwrap_or_default();
                 match (provider, role) {
                     (_, "assistant") | (Provider::Gemini | Provider::GeminiLegacy, "model") => {
-                        calls.extend(provider.decode_calls(message)?);
+                        let these = provider.decode_calls(message)?;
+                        turns.extend(std::iter::repeat_n(responses, these.len()));
+                        responses += 1;
+                        calls.extend(these);
                     }
                     (Provider::OpenAiChat, "tool") => outcomes.push(Outcome {
                         id: message["tool_call_id"].as_str().map(str::to_owned),
@@ -225,18 +274,36 @@ pub fn replay<R: Registry>(
             }
         }
     }
+    if turns.len() != calls.len() {
+        // Items this count does not see as calls: one turn per call.
+        turns = (0..calls.len()).collect();
+        responses = calls.len();
+    }
+    let mut ended = 0;
+    let default_rules = Lifecycle::new();
+    let rules = toolkit.lifecycle().unwrap_or(&default_rules);
     let mut session = Session::<R>::new();
     let mut loaded = *session.bits();
     let mut resets = 0;
     let mut used = vec![false; outcomes.len()];
     for (i, call) in calls.iter().enumerate() {
+        if let Some(managed) = managed.as_deref_mut() {
+            while ended < turns[i] {
+                managed.end_turn(rules);
+                ended += 1;
+            }
+            session = *managed.session();
+        }
+        let before = session;
         let skill = call.tool == SKILL_TOOL && toolkit.skill_target(SKILL_TOOL).is_some();
+        let resolved = toolkit.resolve(&session, &call.tool);
         // Under first-use activation, a call of a tool of an inactive group activated it.
         let activation = (call.tool != RESET_TOOLS && !skill)
-            .then(|| toolkit.resolve(&session, &call.tool))
+            .then_some(resolved.as_ref())
             .flatten()
             .filter(|r| r.activates());
-        if call.tool != RESET_TOOLS && !skill && activation.is_none() {
+        let plain = call.tool != RESET_TOOLS && !skill && activation.is_none();
+        if plain && managed.is_none() {
             continue;
         }
         let found = outcomes.iter().enumerate().position(|(j, o)| {
@@ -248,55 +315,43 @@ pub fn replay<R: Registry>(
         });
         let Some(j) = found else { continue };
         used[j] = true;
-        if outcomes[j].is_error {
-            continue;
-        }
-        if let Some(resolved) = activation {
-            if let Some(group) = resolved.group()
-                && let Some(switch) = R::SWITCHABLE
-                    .iter()
-                    .position(|&g| R::GROUPS[g].name == group.name)
-            {
-                let mut bits = *session.bits();
-                crate::registry::set_bit(bits.as_mut(), switch, true);
-                session.apply(bits);
-            }
-            continue;
-        }
-        let result = if skill {
-            // A skill load records that the skill was loaded (and, under the activation
-            // policy, activates its group), as the call did.
-            let mut bits = *session.bits();
-            let result = toolkit.core.skills.load(
-                R::GROUPS,
-                bits.as_mut(),
-                call.arguments.as_arguments(),
-                true,
-            );
-            if result.outcome() == CallOutcome::Ok {
-                session.apply(bits);
-            }
-            result
-        } else {
-            resets += 1;
-            reset::apply(
-                &toolkit.core.names,
-                &toolkit.core.skills,
-                &*toolkit.core,
+        let failed = outcomes[j].is_error;
+        if !failed && !plain {
+            apply(
+                toolkit,
                 &mut session,
-                call.arguments.as_arguments(),
-            )
-        };
-        // A skill this toolkit no longer has is skipped: which skills were loaded is advice
-        // for later answers, not the state of a group.
-        if result.is_error && !skill {
-            return Err(TranscriptError::Refused {
-                call: i,
-                refusal: result.text_joined(),
-            });
+                &mut resets,
+                call,
+                i,
+                skill,
+                activation.is_some(),
+            )?;
+            for (w, word) in loaded.as_mut().iter_mut().zip(session.bits().as_ref()) {
+                *w |= word;
+            }
         }
-        for (w, word) in loaded.as_mut().iter_mut().zip(session.bits().as_ref()) {
-            *w |= word;
+        if let Some(managed) = managed.as_deref_mut() {
+            *managed.session_ref_mut() = session;
+            let group = resolved
+                .as_ref()
+                .and_then(|r| r.group())
+                .and_then(|g| {
+                    use crate::registry::GroupId;
+                    R::Group::ALL.iter().find(|x| x.name() == g.name)
+                })
+                .filter(|g| session.is_active(**g) || before.is_active(**g));
+            let slot = group.map(|g| crate::registry::GroupId::slot(*g));
+            managed.after_call(rules, &before, slot, Now::default());
+            // The live result of this call told what was switched off before it.
+            managed.take_pending();
+            session = *managed.session();
+        }
+    }
+    // The responses after the last call (text) ended turns too; the last one may go on.
+    if let Some(managed) = managed {
+        while ended + 1 < responses {
+            managed.end_turn(rules);
+            ended += 1;
         }
     }
     Ok(Replayed {
@@ -304,6 +359,64 @@ pub fn replay<R: Registry>(
         loaded: Session::from_bits(loaded),
         resets,
     })
+}
+
+/// Apply one accepted call that changes the session (`reset_tools`, `Skill`, a first use).
+fn apply<R: Registry>(
+    toolkit: &Toolkit<R>,
+    session: &mut Session<R>,
+    resets: &mut usize,
+    call: &ToolCall,
+    i: usize,
+    skill: bool,
+    activates: bool,
+) -> Result<(), TranscriptError> {
+    if activates {
+        let group = toolkit.resolve(session, &call.tool).and_then(|r| r.group());
+        if let Some(group) = group
+            && let Some(switch) = R::SWITCHABLE
+                .iter()
+                .position(|&g| R::GROUPS[g].name == group.name)
+        {
+            let mut bits = *session.bits();
+            crate::registry::set_bit(bits.as_mut(), switch, true);
+            session.apply(bits);
+        }
+        return Ok(());
+    }
+    let result = if skill {
+        // A skill load records that the skill was loaded (and, under the activation
+        // policy, activates its group), as the call did.
+        let mut bits = *session.bits();
+        let result = toolkit.core.skills.load(
+            R::GROUPS,
+            bits.as_mut(),
+            call.arguments.as_arguments(),
+            true,
+        );
+        if result.outcome() == CallOutcome::Ok {
+            session.apply(bits);
+        }
+        result
+    } else {
+        *resets += 1;
+        reset::apply(
+            &toolkit.core.names,
+            &toolkit.core.skills,
+            &*toolkit.core,
+            session,
+            call.arguments.as_arguments(),
+        )
+    };
+    // A skill this toolkit no longer has is skipped: which skills were loaded is advice
+    // for later answers, not the state of a group.
+    if result.is_error && !skill {
+        return Err(TranscriptError::Refused {
+            call: i,
+            refusal: result.text_joined(),
+        });
+    }
+    Ok(())
 }
 
 /// The results in a message's content blocks or parts (Anthropic `tool_result`, Gemini

@@ -234,14 +234,14 @@ impl<R: Registry> Toolkit<R> {
             && !result.is_error
             && session.session().active().count() > max
         {
-            // The model asked for more groups than may be active: refused, nothing changed.
+            // The model asked for more groups than may be active: refused, nothing changed
+            // (the call still counts as one, as a transcript's replay counts it).
             let asked = session.session().active().count();
             *session.session_ref_mut() = *before;
             *result = CallResult::error(format!(
                 "`{RESET_TOOLS}` asked for {asked} groups at once, and at most {max} may be active (pinned ones included); nothing changed. Ask for at most {max}."
             ))
             .labelled(CallOutcome::Refused);
-            return;
         }
         let after = *session.session();
         let used = resolved
@@ -269,12 +269,10 @@ impl<R: Registry> Toolkit<R> {
         Now { at_ms }
     }
 
-    /// Before a call: switch off the groups idle for the rule's duration or tool calls; the
-    /// call's result tells them.
+    /// Before a call: switch off the groups unused for the rule's duration; the call's
+    /// result tells them.
     fn expire(&self, session: &mut ManagedSession<R>, now: Now) {
-        if let Some(policy) = &self.lifecycle
-            && (policy.idle_for.is_some() || policy.idle_requests.is_some())
-        {
+        if let Some(policy) = &self.lifecycle {
             session.expire(policy, now);
         }
     }
