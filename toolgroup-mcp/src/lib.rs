@@ -144,6 +144,13 @@
 //! selected mode (or a per-request selection) for clients without an identity. Under
 //! first-use activation, such a call runs with its group active for that call alone.
 //!
+//! **Lifecycle rules.** A toolkit's [lifecycle](toolgroup_core::lifecycle) rules apply to
+//! each connection's own active set (stdio, HTTP protocol sessions): every `tools/call` is a
+//! use; `max_active`, `idle_requests` and `idle_for` switch groups off, the call's result says
+//! so in its text, and list mode sends `list_changed`. Turns do not exist over MCP, so
+//! `idle_turns` and turn-scoped groups never act here. Stateless requests, whose store keeps
+//! group names only, are not under the rules yet.
+//!
 //! # Selecting groups per request
 //!
 //! An HTTP request may select groups in three forms: the URL's `groups` parameter

@@ -110,6 +110,29 @@ impl<R: Registry> Toolkit<R> {
         }
     }
 
+    /// For a server that runs calls itself (the MCP server): before a call of `session`,
+    /// switch off the groups idle for the rules' duration (told with the call's result).
+    #[doc(hidden)]
+    pub fn lifecycle_before_call(&self, session: &mut ManagedSession<R>) {
+        self.expire(session, self.now());
+    }
+
+    /// For a server that runs calls itself (the MCP server): after a call of `name` that
+    /// started from `before`, with `session` holding the groups as the call left them, apply
+    /// the rules and tell `result` what they and the earlier rules switched off.
+    #[doc(hidden)]
+    pub fn lifecycle_after_call(
+        &self,
+        session: &mut ManagedSession<R>,
+        before: &Session<R>,
+        name: &str,
+        result: &mut CallResult,
+    ) {
+        self.settle(session, before, name, result, self.now());
+        let pending = session.take_pending();
+        self.tell(result, pending);
+    }
+
     async fn one_managed(
         &self,
         session: &mut ManagedSession<R>,

@@ -169,28 +169,31 @@ impl<R: Registry> Handler<R> {
             }
             Place::Local if active(&self.local_session()) => {
                 let mut session = self.local_session();
-                let result =
+                let before = session;
+                let mut result =
                     match forward_call(toolkit, &mut session, name, arguments, context, first_use)
                         .await
                     {
                         Ok(result) => result,
                         Err(input) => return Ok(input),
                     };
-                (result, false)
+                let evicted = self.lifecycle_after(place, toolkit, &before, name, &mut result);
+                (result, evicted)
             }
             Place::Local => {
                 let _gate = self.reset_gate.lock().await;
                 let before = self.local_session();
                 let mut session = before;
-                let result =
+                let mut result =
                     match forward_call(toolkit, &mut session, name, arguments, context, first_use)
                         .await
                     {
                         Ok(result) => result,
                         Err(input) => return Ok(input),
                     };
-                *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
-                (result, session != before)
+                self.set_local_session(session);
+                let evicted = self.lifecycle_after(place, toolkit, &before, name, &mut result);
+                (result, evicted || self.local_session() != before)
             }
             Place::Keyed(key) => {
                 let load = || async {

@@ -22,8 +22,11 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
+use toolgroup_core::lifecycle::ManagedSession;
 use toolgroup_core::provider::Provider;
-use toolgroup_core::{CallOutcome, Registry, Session, ToolDefinition, ToolKind, Toolkit};
+use toolgroup_core::{
+    CallOutcome, CallResult, Registry, Session, ToolDefinition, ToolKind, Toolkit,
+};
 
 use crate::server::{Shared, group_instructions};
 use crate::{Mode, StoreError};
@@ -37,8 +40,9 @@ pub use self::service::McpHandler;
 /// HTTP protocol sessions); stateless HTTP requests use the server's store.
 pub(crate) struct Handler<R: Registry> {
     shared: Arc<Shared<R>>,
-    /// The connection's active set (mask and list modes), read by every call.
-    local: Arc<std::sync::Mutex<Session<R>>>,
+    /// The connection's active set (mask and list modes), read by every call, with the
+    /// toolkit's lifecycle state beside it.
+    local: Arc<std::sync::Mutex<ManagedSession<R>>>,
     /// Held by a running `reset_tools`, so concurrent resets of one connection apply one at
     /// a time (each sees the set the previous one left).
     reset_gate: Arc<tokio::sync::Mutex<()>>,
@@ -98,7 +102,7 @@ impl<R: Registry> Handler<R> {
         };
         Handler {
             shared,
-            local: Arc::new(std::sync::Mutex::new(local)),
+            local: Arc::new(std::sync::Mutex::new(ManagedSession::new(local))),
             reset_gate: Arc::new(tokio::sync::Mutex::new(())),
             fixed,
             log_level: Arc::new(crate::logging::ClientLogLevel::new()),
@@ -107,7 +111,49 @@ impl<R: Registry> Handler<R> {
     }
 
     fn local_session(&self) -> Session<R> {
-        *self.local.lock().unwrap_or_else(|e| e.into_inner())
+        *self
+            .local
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .session()
+    }
+
+    /// Replace the connection's active set (its lifecycle state follows at the next call).
+    fn set_local_session(&self, session: Session<R>) {
+        *self
+            .local
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .session_mut() = session;
+    }
+
+    /// Under the toolkit's lifecycle rules, before a call of the connection: switch off the
+    /// groups idle for the rules' duration.
+    fn lifecycle_before(&self, place: &Place<R>, toolkit: &Toolkit<R>) {
+        if matches!(place, Place::Local) && toolkit.lifecycle().is_some() {
+            let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+            toolkit.lifecycle_before_call(&mut local);
+        }
+    }
+
+    /// Under the toolkit's lifecycle rules, after a call of the connection that started from
+    /// `before`: the call is a use, the rules switch groups off, and `result` tells the model.
+    /// Whether the active set changed (for `list_changed`).
+    fn lifecycle_after(
+        &self,
+        place: &Place<R>,
+        toolkit: &Toolkit<R>,
+        before: &Session<R>,
+        name: &str,
+        result: &mut CallResult,
+    ) -> bool {
+        if !matches!(place, Place::Local) || toolkit.lifecycle().is_none() {
+            return false;
+        }
+        let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+        let ahead = *local.session();
+        toolkit.lifecycle_after_call(&mut local, before, name, result);
+        *local.session() != ahead
     }
 
     fn toolkit(&self) -> &Toolkit<R> {
@@ -562,6 +608,7 @@ impl<R: Registry> ServerHandler for Handler<R> {
             return Err(self.unknown_tool(toolkit, name, mode, &session));
         };
 
+        self.lifecycle_before(&place, toolkit);
         let changes = self.served(&resolved).changes_session();
         if !changes {
             let loaded = match &place {
@@ -583,7 +630,8 @@ impl<R: Registry> ServerHandler for Handler<R> {
             {
                 return answer;
             }
-            let result = match forward_call(
+            let before = session;
+            let mut result = match forward_call(
                 toolkit,
                 &mut session,
                 name,
@@ -596,6 +644,12 @@ impl<R: Registry> ServerHandler for Handler<R> {
                 Ok(result) => result,
                 Err(input) => return Ok(input),
             };
+            if self.lifecycle_after(&place, toolkit, &before, name, &mut result)
+                && mode == Mode::List
+            {
+                // Best effort: a client that went away does not need the notification.
+                let _ = context.peer.notify_tool_list_changed().await;
+            }
             return self.to_mcp(name, result);
         }
 

@@ -169,7 +169,7 @@ impl<R: Registry> Handler<R> {
             Place::Local => {
                 let _gate = self.reset_gate.lock().await;
                 let session = activated(&self.local_session());
-                *self.local.lock().unwrap_or_else(|e| e.into_inner()) = session;
+                self.set_local_session(session);
                 session
             }
             Place::Keyed(key) => {

@@ -25,6 +25,7 @@ mod groups_ext;
 mod hints;
 mod http;
 mod jsonrpc;
+mod lifecycle;
 mod logging;
 mod long_instructions;
 mod modes;

@@ -1,0 +1,116 @@
+//! Lifecycle rules over MCP, on a connection's own active set: each `tools/call` is a use,
+//! the cap and idle rules switch groups off, the result tells the model, and list mode sends
+//! `list_changed` so the client lists the smaller set.
+
+use crate::support;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde_json::json;
+use support::{Agent, call, connect, names, text};
+use toolgroup::Session;
+use toolgroup::lifecycle::Lifecycle;
+use toolgroup_mcp::{McpServer, Mode};
+
+fn server(rules: Lifecycle<Agent>, mode: Mode) -> McpServer<Agent> {
+    let toolkit = support::toolkit().with_lifecycle(rules).unwrap();
+    McpServer::new(toolkit, mode).with_first_use_activation(true)
+}
+
+#[tokio::test]
+async fn the_cap_evicts_on_a_connection_and_the_result_and_the_list_tell() {
+    let (client, counting) = connect(
+        &server(Lifecycle::new().max_active(1), Mode::List),
+        Session::new(),
+    )
+    .await;
+    let r = call(&client, "web_search", json!({"query": "q"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert!(!text(&r).contains("Switched off"), "{}", text(&r));
+    let r = call(&client, "page_fetch", json!({"url": "https://a"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    assert!(
+        text(&r).contains("`web_search` (least recently used; at most 1 groups stay active)"),
+        "{}",
+        text(&r)
+    );
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while counting.list_changed.load(Ordering::SeqCst) < 2 {
+            counting.changed.notified().await;
+        }
+    })
+    .await
+    .expect("list_changed for each change");
+    let listed = names(&client).await;
+    assert!(listed.contains(&"page_fetch".to_owned()), "{listed:?}");
+    assert!(!listed.contains(&"web_search".to_owned()), "{listed:?}");
+    // Calling it again brings it back (first use), evicting the other.
+    let r = call(&client, "web_search", json!({"query": "again"}))
+        .await
+        .unwrap();
+    assert!(
+        text(&r).contains("Cite your sources."),
+        "delivered again: {}",
+        text(&r)
+    );
+    assert!(text(&r).contains("`scraping`"), "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn idle_groups_go_after_the_calls_that_leave_them_unused() {
+    let (client, _) = connect(
+        &server(Lifecycle::new().idle_requests(2), Mode::Mask),
+        Session::new(),
+    )
+    .await;
+    call(&client, "web_search", json!({"query": "q"}))
+        .await
+        .unwrap();
+    let r = call(&client, "page_fetch", json!({"url": "https://a"}))
+        .await
+        .unwrap();
+    assert!(!text(&r).contains("Switched off"), "{}", text(&r));
+    let r = call(&client, "page_fetch", json!({"url": "https://b"}))
+        .await
+        .unwrap();
+    assert!(
+        text(&r).contains("`web_search` (unused by the last 2 tool call(s))"),
+        "{}",
+        text(&r)
+    );
+    // A basic tool's call is a call too, and uses no switchable group.
+    call(&client, "note_write", json!({"text": "n"}))
+        .await
+        .unwrap();
+    let r = call(&client, "note_write", json!({"text": "m"}))
+        .await
+        .unwrap();
+    assert!(text(&r).contains("`scraping`"), "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn reset_tools_over_the_cap_is_refused_over_mcp() {
+    let toolkit = support::toolkit()
+        .with_lifecycle(Lifecycle::new().max_active(1))
+        .unwrap();
+    let server = McpServer::new(toolkit, Mode::List);
+    let (client, _) = connect(&server, Session::new()).await;
+    let r = call(
+        &client,
+        "reset_tools",
+        json!({"web_search": true, "scraping": true}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(text(&r).contains("at most 1 may be active"), "{}", text(&r));
+    assert!(!names(&client).await.contains(&"web_search".to_owned()));
+    client.cancel().await.unwrap();
+}
