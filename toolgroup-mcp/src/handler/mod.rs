@@ -3,6 +3,7 @@
 mod call;
 mod entitled;
 mod extension;
+mod lifecycle;
 mod result;
 mod service;
 mod skills;
@@ -24,9 +25,7 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::Value;
 use toolgroup_core::lifecycle::ManagedSession;
 use toolgroup_core::provider::Provider;
-use toolgroup_core::{
-    CallOutcome, CallResult, Registry, Session, ToolDefinition, ToolKind, Toolkit,
-};
+use toolgroup_core::{CallOutcome, Registry, Session, ToolDefinition, ToolKind, Toolkit};
 
 use crate::server::{Shared, group_instructions};
 use crate::{Mode, StoreError};
@@ -116,44 +115,6 @@ impl<R: Registry> Handler<R> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .session()
-    }
-
-    /// Replace the connection's active set (its lifecycle state follows at the next call).
-    fn set_local_session(&self, session: Session<R>) {
-        *self
-            .local
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .session_mut() = session;
-    }
-
-    /// Under the toolkit's lifecycle rules, before a call of the connection: switch off the
-    /// groups idle for the rules' duration.
-    fn lifecycle_before(&self, place: &Place<R>, toolkit: &Toolkit<R>) {
-        if matches!(place, Place::Local) && toolkit.lifecycle().is_some() {
-            let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
-            toolkit.lifecycle_before_call(&mut local);
-        }
-    }
-
-    /// Under the toolkit's lifecycle rules, after a call of the connection that started from
-    /// `before`: the call is a use, the rules switch groups off, and `result` tells the model.
-    /// Whether the active set changed (for `list_changed`).
-    fn lifecycle_after(
-        &self,
-        place: &Place<R>,
-        toolkit: &Toolkit<R>,
-        before: &Session<R>,
-        name: &str,
-        result: &mut CallResult,
-    ) -> bool {
-        if !matches!(place, Place::Local) || toolkit.lifecycle().is_none() {
-            return false;
-        }
-        let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
-        let ahead = *local.session();
-        toolkit.lifecycle_after_call(&mut local, before, name, result);
-        *local.session() != ahead
     }
 
     fn toolkit(&self) -> &Toolkit<R> {
