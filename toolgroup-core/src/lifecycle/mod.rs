@@ -106,8 +106,29 @@ pub struct Lifecycle<R: Registry> {
 }
 
 impl<R: Registry> Lifecycle<R> {
+    /// No rule at all, not even the attributes' (for a toolkit that declares none).
+    pub(crate) fn empty() -> Self {
+        Lifecycle {
+            max_active: None,
+            idle_turns: None,
+            idle_for: None,
+            idle_requests: None,
+            pinned: Session::new(),
+            turn_scoped: Session::new(),
+            both: Vec::new(),
+        }
+    }
+
+    /// Whether the toolkit's attributes declare a pinned or turn-scoped group.
+    pub(crate) fn declared() -> bool {
+        R::SWITCHABLE
+            .iter()
+            .any(|&g| R::GROUPS[g].pinned || R::GROUPS[g].turn_scoped)
+    }
+
     /// No rule but what the toolkit's attributes declare: its `#[pinned]` fields and its
-    /// `#[tool_group(turn_scoped)]` groups.
+    /// `#[tool_group(turn_scoped)]` groups (which a toolkit applies without
+    /// [`Toolkit::with_lifecycle`](crate::Toolkit::with_lifecycle)).
     pub fn new() -> Self {
         let mut pinned = Session::new();
         let mut turn_scoped = Session::new();

@@ -280,7 +280,7 @@ fn replay_tracked<R: Registry>(
         responses = calls.len();
     }
     let mut ended = 0;
-    let default_rules = Lifecycle::new();
+    let default_rules = Lifecycle::empty();
     let rules = toolkit.lifecycle().unwrap_or(&default_rules);
     let mut session = Session::<R>::new();
     let mut loaded = *session.bits();

@@ -36,7 +36,8 @@ impl<R: Registry> Toolkit<R> {
         Ok(self)
     }
 
-    /// The lifecycle rules, if any ([`with_lifecycle`](Self::with_lifecycle)).
+    /// The lifecycle rules, if any: [`with_lifecycle`](Self::with_lifecycle)'s, else those the
+    /// attributes declare (`#[pinned]`, `#[tool_group(turn_scoped)]`).
     pub fn lifecycle(&self) -> Option<&Lifecycle<R>> {
         self.lifecycle.as_deref()
     }
@@ -106,7 +107,7 @@ impl<R: Registry> Toolkit<R> {
     pub fn end_turn(&self, session: &mut ManagedSession<R>) -> Vec<Deactivation> {
         match &self.lifecycle {
             Some(policy) => session.end_turn(policy),
-            None => session.end_turn(&Lifecycle::new()),
+            None => session.end_turn(&Lifecycle::empty()),
         }
     }
 
@@ -247,7 +248,7 @@ impl<R: Registry> Toolkit<R> {
         let policy = match &self.lifecycle {
             Some(policy) => policy.as_ref(),
             None => {
-                default_policy = Lifecycle::new();
+                default_policy = Lifecycle::empty();
                 &default_policy
             }
         };

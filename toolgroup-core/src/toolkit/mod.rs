@@ -317,7 +317,9 @@ impl<R: Registry> Toolkit<R> {
             panic_details: false,
             telemetry_content: false,
             first_use: false,
-            lifecycle: None,
+            // The attributes' facts (pins, turn-scoped groups) apply without a builder call.
+            lifecycle: crate::lifecycle::Lifecycle::<R>::declared()
+                .then(|| Arc::new(crate::lifecycle::Lifecycle::new())),
         };
         toolkit.core = toolkit.shown();
         toolkit
