@@ -458,3 +458,46 @@ async fn without_first_use_the_notice_names_reset_tools() {
         r.text_joined()
     );
 }
+
+#[tokio::test]
+async fn idle_for_counts_a_group_active_from_the_start_as_just_used() {
+    let kit = with(Lifecycle::new().idle_for(std::time::Duration::from_secs(60)));
+    let mut s = ManagedSession::new("web".parse().unwrap());
+    let r = kit.call_managed(&mut s, "search", &json!({"q": "a"})).await;
+    assert!(!r.is_error, "{}", r.text_joined());
+    assert!(r.deactivations().is_empty());
+    // Restored, and from a clock ahead of this one: counted from now as well.
+    let restored: ManagedSession<Kit> = serde_json::from_value(json!({
+        "active": ["web", "db"], "order": 2,
+        "uses": [{"group": "web", "order": 1, "turn": 0, "at_ms": 0},
+                 {"group": "db", "order": 2, "turn": 0, "at_ms": u64::MAX}]
+    }))
+    .unwrap();
+    let mut s = restored;
+    let r = kit.call_managed(&mut s, "search", &json!({"q": "b"})).await;
+    assert!(r.deactivations().is_empty());
+    assert_eq!(active(&s), ["web", "db"]);
+}
+
+#[tokio::test]
+async fn forged_counters_at_their_limit_do_not_panic() {
+    let kit = with(
+        Lifecycle::new()
+            .idle_turns(1)
+            .idle_requests(3)
+            .max_active(3),
+    );
+    let forged = json!({"active": ["db"], "turn": u64::MAX, "order": u64::MAX,
+        "requests": u64::MAX, "uses": [{"group": "db", "order": u64::MAX, "turn": u64::MAX,
+        "request": u64::MAX}], "pending": [{"group": "web", "reason": "turn_ended"},
+        {"group": "web", "reason": "turn_ended"}]});
+    let mut s: ManagedSession<Kit> = serde_json::from_value(forged).unwrap();
+    assert_eq!(s.pending().len(), 1, "a duplicate notice is told once");
+    for _ in 0..3 {
+        kit.call_managed(&mut s, "query", &json!({"sql": "a"}))
+            .await;
+        kit.call_managed(&mut s, "search", &json!({"q": "a"})).await;
+        kit.end_turn(&mut s);
+    }
+    assert!(s.session().active().count() <= 3);
+}

@@ -54,7 +54,11 @@ impl<R: Registry + 'static> Conversation<R> {
                 listing: Arc::clone(&self.shared.listing),
                 session: Mutex::new(self.shared.managed()),
                 context: Some(context),
-                called: AtomicBool::new(false),
+                called: AtomicBool::new(
+                    self.shared
+                        .called
+                        .load(std::sync::atomic::Ordering::Acquire),
+                ),
             }),
         }
     }
@@ -71,8 +75,8 @@ impl<R: Registry + 'static> Conversation<R> {
     }
 
     /// The active groups with their lifecycle state (a copy), to store the conversation
-    /// under a toolkit with [lifecycle rules](toolgroup::lifecycle): each model call of a run
-    /// after a tool ran ends a turn.
+    /// under a toolkit with [lifecycle rules](toolgroup::lifecycle): each model call after
+    /// the conversation's first ends a turn.
     pub fn managed_session(&self) -> ManagedSession<R> {
         self.shared.managed()
     }

@@ -24,7 +24,8 @@ pub(crate) struct Shared<R: Registry> {
     /// The session and the lifecycle state beside it (the toolkit's rules apply to it).
     pub(crate) session: Mutex<ManagedSession<R>>,
     pub(crate) context: Option<CallContext>,
-    /// Whether a tool ran since the last model call: the next model call starts a turn.
+    /// Whether the model was called before in this conversation: each later model call
+    /// starts a turn (the response before it, with or without tool calls, was one).
     pub(crate) called: AtomicBool,
 }
 
@@ -55,11 +56,11 @@ impl<R: Registry> Shared<R> {
         *self.session.lock().unwrap_or_else(PoisonError::into_inner) = managed;
     }
 
-    /// Before a model call: a turn ended if a tool ran since the last one (the toolkit's
-    /// lifecycle rules then switch off idle and turn-scoped groups; the next result tells
-    /// the model).
+    /// Before a model call: the previous response, if any, was a turn, which ends now (the
+    /// toolkit's lifecycle rules then switch off idle and turn-scoped groups; the next result
+    /// tells the model). A transcript's replay counts turns the same way.
     pub(crate) fn next_model_call(&self) {
-        if self.called.swap(false, Ordering::AcqRel) {
+        if self.called.swap(true, Ordering::AcqRel) {
             let mut managed = self.session.lock().unwrap_or_else(PoisonError::into_inner);
             self.toolkit.end_turn(&mut managed);
         }
@@ -101,7 +102,6 @@ impl<R: Registry> Shared<R> {
                     .await
             }
         };
-        self.called.store(true, Ordering::Release);
         if session != before {
             self.set_managed(session);
         }

@@ -134,7 +134,7 @@ impl<R: Registry> ManagedSession<R> {
     }
 
     fn stamp(&mut self, slot: usize, now: Now) -> Use {
-        self.order += 1;
+        self.order = self.order.saturating_add(1);
         Use {
             slot,
             order: self.order,
@@ -168,7 +168,7 @@ impl<R: Registry> ManagedSession<R> {
         used: Option<usize>,
         now: Now,
     ) -> Vec<Deactivation> {
-        self.requests += 1;
+        self.requests = self.requests.saturating_add(1);
         self.reconcile(now);
         // Groups the call switched on (reset_tools, a skill) are used by it.
         let session = self.session;
@@ -177,6 +177,9 @@ impl<R: Registry> ManagedSession<R> {
                 self.touch(group.slot(), now);
             }
         }
+        // A call of a batch may have used a group that an earlier call's settling switched
+        // off: the group stays off, and the use is not recorded.
+        let used = used.filter(|&slot| self.session.slot_active(slot));
         if let Some(slot) = used {
             self.touch(slot, now);
         }
@@ -227,7 +230,7 @@ impl<R: Registry> ManagedSession<R> {
     /// The model is told with the next result.
     pub(crate) fn end_turn(&mut self, policy: &Lifecycle<R>) -> Vec<Deactivation> {
         self.reconcile(Now::default());
-        self.turn += 1;
+        self.turn = self.turn.saturating_add(1);
         let mut off = Vec::new();
         for u in &self.uses {
             if policy.pinned.slot_active(u.slot) {
@@ -236,7 +239,7 @@ impl<R: Registry> ManagedSession<R> {
             let reason = if policy.turn_scoped.slot_active(u.slot) {
                 Reason::TurnEnded
             } else if let Some(turns) = policy.idle_turns
-                && self.turn.saturating_sub(u.turn + 1) >= u64::from(turns)
+                && self.turn.saturating_sub(u.turn.saturating_add(1)) >= u64::from(turns)
             {
                 Reason::IdleTurns { turns }
             } else {
@@ -254,6 +257,13 @@ impl<R: Registry> ManagedSession<R> {
             return Vec::new();
         };
         self.reconcile(now);
+        // A use stamped without the clock (a new or restored session, a turn's end) or from
+        // the future (a clock that went back, a forged state) counts from now.
+        for u in &mut self.uses {
+            if u.at_ms == 0 || u.at_ms > now.at_ms {
+                u.at_ms = now.at_ms;
+            }
+        }
         let seconds = d.as_secs() + u64::from(d.subsec_nanos() > 0);
         let off: Vec<(usize, Reason)> = self
             .uses
@@ -447,9 +457,10 @@ impl Repr {
             Repr::Full(fields) => fields,
         };
         let mut unknown = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let mut known = |name: &str| {
             let slot = slot_of::<R>(name);
-            if slot.is_none() && !unknown.iter().any(|u| u == name) {
+            if slot.is_none() && seen.insert(name.to_owned()) {
                 unknown.push(name.to_owned());
             }
             slot
@@ -482,7 +493,12 @@ impl Repr {
             }
         }
         for p in &fields.pending {
-            if let Some(slot) = known(&p.group) {
+            if let Some(slot) = known(&p.group)
+                && !state
+                    .pending
+                    .iter()
+                    .any(|d| d.group == R::Group::ALL[slot].name())
+            {
                 state.pending.push(Deactivation {
                     group: R::Group::ALL[slot].name(),
                     reason: p.reason,

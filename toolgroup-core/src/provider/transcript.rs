@@ -201,8 +201,13 @@ pub fn replay<R: Registry>(
 /// [`replay`] under the toolkit's [lifecycle](crate::lifecycle) rules: the
 /// [`ManagedSession`] the live conversation had, each model response (with calls or not)
 /// taken as one turn, so the same uses, activations and evictions happen in the same order.
-/// Every turn but the last is ended (call [`Toolkit::end_turn`] if the last one ended too). The groups switched off by
-/// `idle_for` cannot be rebuilt (a transcript has no clock); every other rule is.
+/// (On OpenAI Responses, whose items do not say where a response ends, a run of output items
+/// with no tool output or user message between them is one response.) Every turn but the
+/// last is ended (call [`Toolkit::end_turn`] if the last one ended too).
+///
+/// What cannot be rebuilt: the groups `idle_for` switched off (a transcript has no clock),
+/// and, under `idle_requests`, a batch whose calls ran together while one of them left a
+/// group idle that a later one used (the replay runs them one by one).
 ///
 /// # Errors
 ///

@@ -99,11 +99,11 @@ impl<R: Registry> Toolkit<R> {
     /// End a turn: switch off the turn-scoped groups and those idle for the rule's turns.
     /// Returns them; the next result tells the model. Without rules it only counts the turn.
     ///
-    /// Call it after the turn's results are rendered and before the next request is built,
-    /// so that the next request lists the smaller set (in the deferred mode, the next
-    /// [`Deferred::result_messages`](crate::provider::deferred::Deferred::result_messages)
-    /// or [`Deferred::sync`](crate::provider::deferred::Deferred::sync) delivers the change
-    /// as any other, with no break of the cached prefix).
+    /// Call it once the turn's calls ran and before the next request is built, so that the
+    /// next request lists the smaller set. In the deferred mode, end it before
+    /// [`Deferred::result_messages`](crate::provider::deferred::Deferred::result_messages):
+    /// the change then goes out with the turn's results, as any other change, with no break
+    /// of the cached prefix (after it, the next turn's results carry it).
     pub fn end_turn(&self, session: &mut ManagedSession<R>) -> Vec<Deactivation> {
         match &self.lifecycle {
             Some(policy) => session.end_turn(policy),
@@ -121,6 +121,8 @@ impl<R: Registry> Toolkit<R> {
     /// For a server that runs calls itself (the MCP server): after a call of `name` that
     /// started from `before`, with `session` holding the groups as the call left them, apply
     /// the rules and tell `result` what they and the earlier rules switched off.
+    /// `first_use`: the server's own first-use choice, which says how the model gets a group
+    /// back.
     #[doc(hidden)]
     pub fn lifecycle_after_call(
         &self,
@@ -128,10 +130,20 @@ impl<R: Registry> Toolkit<R> {
         before: &Session<R>,
         name: &str,
         result: &mut CallResult,
+        first_use: bool,
     ) {
-        self.settle(session, before, name, result, self.now());
-        let pending = session.take_pending();
-        self.tell(result, pending);
+        let evicted = self.settle_quiet(session, before, name, result, self.now());
+        let mut told = evicted;
+        told.extend(session.take_pending());
+        if !told.is_empty() {
+            let comeback = if first_use {
+                Comeback::FirstUse
+            } else {
+                self.comeback()
+            };
+            let text = notice(&told, comeback);
+            result.tell_deactivations(told, text);
+        }
     }
 
     async fn one_managed(
@@ -244,6 +256,19 @@ impl<R: Registry> Toolkit<R> {
         result: &mut CallResult,
         now: Now,
     ) {
+        let evicted = self.settle_quiet(session, before, name, result, now);
+        self.tell(result, evicted);
+    }
+
+    /// Apply the rules after one call; the call's own evictions, untold.
+    fn settle_quiet(
+        &self,
+        session: &mut ManagedSession<R>,
+        before: &Session<R>,
+        name: &str,
+        result: &mut CallResult,
+        now: Now,
+    ) -> Vec<Deactivation> {
         let default_policy;
         let policy = match &self.lifecycle {
             Some(policy) => policy.as_ref(),
@@ -274,8 +299,7 @@ impl<R: Registry> Toolkit<R> {
             .and_then(|g| R::Group::ALL.iter().find(|x| x.name() == g.name))
             .filter(|g| after.is_active(**g) || before.is_active(**g))
             .map(|g| g.slot());
-        let evicted = session.after_call(policy, before, used, now);
-        self.tell(result, evicted);
+        session.after_call(policy, before, used, now)
     }
 
     /// The wall clock, when a rule reads it (`idle_for`).

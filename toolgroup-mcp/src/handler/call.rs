@@ -191,7 +191,7 @@ impl<R: Registry> Handler<R> {
                         Ok(result) => result,
                         Err(input) => return Ok(input),
                     };
-                self.set_local_session(session);
+                self.set_local_session(&before, session);
                 let evicted = self.lifecycle_after(place, toolkit, &before, name, &mut result);
                 (result, evicted || self.local_session() != before)
             }

@@ -569,7 +569,10 @@ impl<R: Registry> ServerHandler for Handler<R> {
             return Err(self.unknown_tool(toolkit, name, mode, &session));
         };
 
-        self.lifecycle_before(&place, toolkit);
+        if self.lifecycle_before(&place, toolkit) && mode == Mode::List {
+            // Best effort: a client that went away does not need the notification.
+            let _ = context.peer.notify_tool_list_changed().await;
+        }
         let changes = self.served(&resolved).changes_session();
         if !changes {
             let loaded = match &place {

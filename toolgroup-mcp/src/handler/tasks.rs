@@ -168,8 +168,9 @@ impl<R: Registry> Handler<R> {
             Place::NoKey => activated(&Session::new()),
             Place::Local => {
                 let _gate = self.reset_gate.lock().await;
-                let session = activated(&self.local_session());
-                self.set_local_session(session);
+                let before = self.local_session();
+                let session = activated(&before);
+                self.set_local_session(&before, session);
                 session
             }
             Place::Keyed(key) => {

@@ -64,8 +64,8 @@ async fn the_cap_evicts_on_a_connection_and_the_result_and_the_list_tell() {
 
 #[tokio::test]
 async fn idle_groups_go_after_the_calls_that_leave_them_unused() {
-    let (client, _) = connect(
-        &server(Lifecycle::new().idle_requests(2), Mode::Mask),
+    let (client, counting) = connect(
+        &server(Lifecycle::new().idle_requests(2), Mode::List),
         Session::new(),
     )
     .await;
@@ -84,6 +84,15 @@ async fn idle_groups_go_after_the_calls_that_leave_them_unused() {
         "{}",
         text(&r)
     );
+    // Two activations, then the switch-off: three list changes.
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while counting.list_changed.load(Ordering::SeqCst) < 3 {
+            counting.changed.notified().await;
+        }
+    })
+    .await
+    .expect("list_changed for the switch-off");
+    assert!(!names(&client).await.contains(&"web_search".to_owned()));
     // A basic tool's call is a call too, and uses no switchable group.
     call(&client, "note_write", json!({"text": "n"}))
         .await
@@ -112,5 +121,43 @@ async fn reset_tools_over_the_cap_is_refused_over_mcp() {
     assert_eq!(r.is_error, Some(true), "{}", text(&r));
     assert!(text(&r).contains("at most 1 may be active"), "{}", text(&r));
     assert!(!names(&client).await.contains(&"web_search".to_owned()));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_group_idle_for_its_duration_goes_before_the_next_call() {
+    let (client, counting) = connect(
+        &server(
+            Lifecycle::new().idle_for(Duration::from_millis(300)),
+            Mode::List,
+        ),
+        // Active from the start: counted as used from the first call on, not from 1970.
+        Session::restore(["scraping"]).unwrap(),
+    )
+    .await;
+    let r = call(&client, "web_search", json!({"query": "q"}))
+        .await
+        .unwrap();
+    assert!(!text(&r).contains("Switched off"), "{}", text(&r));
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let r = call(&client, "note_write", json!({"text": "n"}))
+        .await
+        .unwrap();
+    assert!(
+        text(&r).contains("`web_search` (unused for 1 s)"),
+        "{}",
+        text(&r)
+    );
+    assert!(text(&r).contains("`scraping`"), "{}", text(&r));
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while counting.list_changed.load(Ordering::SeqCst) < 2 {
+            counting.changed.notified().await;
+        }
+    })
+    .await
+    .expect("list_changed for the expiry");
+    let listed = names(&client).await;
+    assert!(!listed.contains(&"web_search".to_owned()), "{listed:?}");
+    assert!(!listed.contains(&"page_fetch".to_owned()), "{listed:?}");
     client.cancel().await.unwrap();
 }
