@@ -27,7 +27,7 @@
 //! result of the call that evicted it (the cap), or the first result after the turn ended
 //! (idle and turn-scoped groups), as a last text block, and as data in
 //! [`CallResult::deactivations`](crate::CallResult::deactivations). The rules act on the calls
-//! of a [`ManagedSession`]; a plain [`Session`](crate::Session) has no history and no rule
+//! of a [`ManagedSession`]; a plain [`Session`] has no history and no rule
 //! applies to it. The MCP server applies them to each connection's own active set (see
 //! `toolgroup_mcp`), where every `tools/call` is a use and no turn exists.
 
