@@ -159,6 +159,37 @@ impl<R: Registry> Lifecycle<R> {
     }
 
     /// A group not used for `turns` turns is switched off when a turn ends.
+    ///
+    /// ```
+    /// # use toolgroup::prelude::*;
+    /// # use toolgroup::lifecycle::Lifecycle;
+    /// # /// Search.
+    /// # #[tool] fn search(
+    /// #     /// Query.
+    /// #     q: String,
+    /// # ) -> String { q }
+    /// # /// Fetch.
+    /// # #[tool] fn fetch(
+    /// #     /// Url.
+    /// #     url: String,
+    /// # ) -> String { url }
+    /// # #[tool_group(name = "web", description = "Web search.", tools = [search])] struct Web;
+    /// # #[tool_group(name = "pages", description = "Fetch pages.", tools = [fetch])] struct Pages;
+    /// # #[toolkit] struct Agent { web: Web, pages: Pages }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let toolkit = Toolkit::new(Agent { web: Web, pages: Pages })
+    ///     .with_first_use_activation(true)
+    ///     .with_lifecycle(Lifecycle::new().idle_turns(1))?;
+    /// let mut session = toolkit.managed_session();
+    /// toolkit.call_managed(&mut session, "search", r#"{"q": "a"}"#).await;
+    /// toolkit.end_turn(&mut session); // web was used in this turn
+    /// toolkit.call_managed(&mut session, "fetch", r#"{"url": "a"}"#).await;
+    /// let off = toolkit.end_turn(&mut session); // a whole turn without web
+    /// assert_eq!(off[0].group, "web");
+    /// # Ok(())
+    /// # }
+    /// ```
     #[must_use]
     pub fn idle_turns(mut self, turns: u32) -> Self {
         self.idle_turns = Some(turns);
@@ -168,6 +199,37 @@ impl<R: Registry> Lifecycle<R> {
     /// A group not used for `duration` (the wall clock) is switched off before the next
     /// call. For where no turn is marked; a transcript's replay cannot reproduce it (it has
     /// no clock), so prefer [`idle_turns`](Self::idle_turns) where turns exist.
+    ///
+    /// ```
+    /// # use toolgroup::prelude::*;
+    /// # use toolgroup::lifecycle::Lifecycle;
+    /// # /// Search.
+    /// # #[tool] fn search(
+    /// #     /// Query.
+    /// #     q: String,
+    /// # ) -> String { q }
+    /// # /// Fetch.
+    /// # #[tool] fn fetch(
+    /// #     /// Url.
+    /// #     url: String,
+    /// # ) -> String { url }
+    /// # #[tool_group(name = "web", description = "Web search.", tools = [search])] struct Web;
+    /// # #[tool_group(name = "pages", description = "Fetch pages.", tools = [fetch])] struct Pages;
+    /// # #[toolkit] struct Agent { web: Web, pages: Pages }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::time::Duration;
+    /// let toolkit = Toolkit::new(Agent { web: Web, pages: Pages })
+    ///     .with_first_use_activation(true)
+    ///     .with_lifecycle(Lifecycle::new().idle_for(Duration::from_millis(20)))?;
+    /// let mut session = toolkit.managed_session();
+    /// toolkit.call_managed(&mut session, "search", r#"{"q": "a"}"#).await;
+    /// std::thread::sleep(Duration::from_millis(40));
+    /// let result = toolkit.call_managed(&mut session, "fetch", r#"{"url": "a"}"#).await;
+    /// assert_eq!(result.deactivations()[0].group, "web");
+    /// # Ok(())
+    /// # }
+    /// ```
     #[must_use]
     pub fn idle_for(mut self, duration: Duration) -> Self {
         self.idle_for = Some(duration);
@@ -176,6 +238,36 @@ impl<R: Registry> Lifecycle<R> {
 
     /// A group not used by the last `requests` tool calls is switched off after the call
     /// that makes it so (its result tells the model). For where no turn is marked.
+    ///
+    /// ```
+    /// # use toolgroup::prelude::*;
+    /// # use toolgroup::lifecycle::Lifecycle;
+    /// # /// Search.
+    /// # #[tool] fn search(
+    /// #     /// Query.
+    /// #     q: String,
+    /// # ) -> String { q }
+    /// # /// Fetch.
+    /// # #[tool] fn fetch(
+    /// #     /// Url.
+    /// #     url: String,
+    /// # ) -> String { url }
+    /// # #[tool_group(name = "web", description = "Web search.", tools = [search])] struct Web;
+    /// # #[tool_group(name = "pages", description = "Fetch pages.", tools = [fetch])] struct Pages;
+    /// # #[toolkit] struct Agent { web: Web, pages: Pages }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let toolkit = Toolkit::new(Agent { web: Web, pages: Pages })
+    ///     .with_first_use_activation(true)
+    ///     .with_lifecycle(Lifecycle::new().idle_requests(2))?;
+    /// let mut session = toolkit.managed_session();
+    /// toolkit.call_managed(&mut session, "search", r#"{"q": "a"}"#).await;
+    /// toolkit.call_managed(&mut session, "fetch", r#"{"url": "a"}"#).await;
+    /// let result = toolkit.call_managed(&mut session, "fetch", r#"{"url": "b"}"#).await;
+    /// assert_eq!(result.deactivations()[0].group, "web");
+    /// # Ok(())
+    /// # }
+    /// ```
     #[must_use]
     pub fn idle_requests(mut self, requests: u32) -> Self {
         self.idle_requests = Some(requests);
@@ -193,6 +285,36 @@ impl<R: Registry> Lifecycle<R> {
     }
 
     /// `group` is switched off at the end of each turn in which it is active.
+    ///
+    /// ```
+    /// # use toolgroup::prelude::*;
+    /// # use toolgroup::lifecycle::Lifecycle;
+    /// # /// Search.
+    /// # #[tool] fn search(
+    /// #     /// Query.
+    /// #     q: String,
+    /// # ) -> String { q }
+    /// # /// Fetch.
+    /// # #[tool] fn fetch(
+    /// #     /// Url.
+    /// #     url: String,
+    /// # ) -> String { url }
+    /// # #[tool_group(name = "web", description = "Web search.", tools = [search])] struct Web;
+    /// # #[tool_group(name = "pages", description = "Fetch pages.", tools = [fetch])] struct Pages;
+    /// # #[toolkit] struct Agent { web: Web, pages: Pages }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let toolkit = Toolkit::new(Agent { web: Web, pages: Pages })
+    ///     .with_first_use_activation(true)
+    ///     .with_lifecycle(Lifecycle::new().turn_scoped(AgentGroup::Pages))?;
+    /// let mut session = toolkit.managed_session();
+    /// toolkit.call_managed(&mut session, "fetch", r#"{"url": "a"}"#).await;
+    /// toolkit.call_managed(&mut session, "search", r#"{"q": "a"}"#).await;
+    /// let off = toolkit.end_turn(&mut session);
+    /// assert_eq!(off.iter().map(|d| d.group).collect::<Vec<_>>(), ["pages"]);
+    /// # Ok(())
+    /// # }
+    /// ```
     #[must_use]
     pub fn turn_scoped(mut self, group: R::Group) -> Self {
         if self.pinned.is_active(group) {
