@@ -311,7 +311,7 @@ impl<R: Registry> ManagedSession<R> {
         value: &serde_json::Value,
     ) -> Result<(Self, Vec<String>), serde_json::Error> {
         let repr: Repr = serde_json::from_value(value.clone())?;
-        Ok(repr.into_state(false).unwrap_or_else(|_| unreachable!()))
+        Ok(repr.into_state())
     }
 }
 
@@ -440,11 +440,8 @@ fn slot_of<R: Registry>(name: &str) -> Option<usize> {
 }
 
 impl Repr {
-    /// The state, and the unknown names; strict fails on the first of those.
-    fn into_state<R: Registry>(
-        self,
-        strict: bool,
-    ) -> Result<(ManagedSession<R>, Vec<String>), UnknownGroup> {
+    /// The state, and the unknown names (dropped).
+    fn into_state<R: Registry>(self) -> (ManagedSession<R>, Vec<String>) {
         let fields = match self {
             Repr::Names(active) => Fields {
                 active,
@@ -505,14 +502,8 @@ impl Repr {
                 });
             }
         }
-        if strict && !unknown.is_empty() {
-            return Err(UnknownGroup {
-                unknown,
-                known: R::Group::ALL.iter().map(|g| g.name()).collect(),
-            });
-        }
         state.reconcile(Now::default());
-        Ok((state, unknown))
+        (state, unknown)
     }
 }
 
@@ -553,8 +544,14 @@ impl<R: Registry> Serialize for ManagedSession<R> {
 impl<'de, R: Registry> Deserialize<'de> for ManagedSession<R> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let repr = Repr::deserialize(deserializer)?;
-        repr.into_state::<R>(true)
-            .map(|(state, _)| state)
-            .map_err(de::Error::custom)
+        let (state, unknown) = repr.into_state::<R>();
+        if unknown.is_empty() {
+            Ok(state)
+        } else {
+            Err(de::Error::custom(UnknownGroup {
+                unknown,
+                known: R::Group::ALL.iter().map(|g| g.name()).collect(),
+            }))
+        }
     }
 }
