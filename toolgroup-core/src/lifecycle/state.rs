@@ -119,11 +119,7 @@ impl<R: Registry> ManagedSession<R> {
     fn reconcile(&mut self, now: Now) {
         let session = self.session;
         self.uses.retain(|u| session.slot_active(u.slot));
-        self.pending.retain(|d| {
-            !R::Group::ALL
-                .iter()
-                .any(|g| g.name() == d.group && session.is_active(*g))
-        });
+        self.pending.retain(|d| !is_active_named(&session, d.group));
         for group in session.active() {
             let slot = group.slot();
             if !self.uses.iter().any(|u| u.slot == slot) {
@@ -432,11 +428,29 @@ impl<'de> Deserialize<'de> for Repr {
     }
 }
 
-fn slot_of<R: Registry>(name: &str) -> Option<usize> {
+/// The switchable slot of the group named `name`.
+pub(crate) fn slot_of<R: Registry>(name: &str) -> Option<usize> {
     R::Group::ALL
         .iter()
         .find(|g| g.name() == name)
         .map(|g| g.slot())
+}
+
+/// Whether the group named `name` is active in `session`.
+pub(crate) fn is_active_named<R: Registry>(session: &Session<R>, name: &str) -> bool {
+    slot_of::<R>(name).is_some_and(|slot| session.slot_active(slot))
+}
+
+/// The switchable slot of the group a call of `resolved` reached: its tool's group, active
+/// before the call or after it (the call activated it). `None` for the builtins, basic
+/// tools, unknown names and a refused call of an inactive group.
+pub(crate) fn used_slot<R: Registry>(
+    resolved: Option<&crate::toolkit::Resolved>,
+    before: &Session<R>,
+    after: &Session<R>,
+) -> Option<usize> {
+    let slot = slot_of::<R>(resolved?.group()?.name)?;
+    (before.slot_active(slot) || after.slot_active(slot)).then_some(slot)
 }
 
 impl Repr {

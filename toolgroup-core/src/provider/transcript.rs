@@ -33,7 +33,7 @@ use serde_json::Value;
 
 use super::Provider;
 use super::decode::DecodeError;
-use crate::lifecycle::state::Now;
+use crate::lifecycle::state::{Now, used_slot};
 use crate::lifecycle::{Lifecycle, ManagedSession};
 use crate::meta::RESET_TOOLS;
 use crate::registry::Registry;
@@ -337,15 +337,7 @@ fn replay_tracked<R: Registry>(
         }
         if let Some(managed) = managed.as_deref_mut() {
             *managed.session_ref_mut() = session;
-            let group = resolved
-                .as_ref()
-                .and_then(|r| r.group())
-                .and_then(|g| {
-                    use crate::registry::GroupId;
-                    R::Group::ALL.iter().find(|x| x.name() == g.name)
-                })
-                .filter(|g| session.is_active(**g) || before.is_active(**g));
-            let slot = group.map(|g| crate::registry::GroupId::slot(*g));
+            let slot = used_slot(resolved.as_ref(), &before, &session);
             managed.after_call(rules, &before, slot, Now::default());
             // The live result of this call told what was switched off before it.
             managed.take_pending();

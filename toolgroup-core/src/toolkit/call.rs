@@ -87,6 +87,22 @@ impl<R: Registry> Toolkit<R> {
         Call::new(self, session, name, arguments.into(), cx)
     }
 
+    /// Whether a call of `name` is a barrier in a batch: it may change the session (under
+    /// the context's first-use choice, else the toolkit's), so the calls before it run first
+    /// and the calls after it see its change. Plain and managed batches both ask this.
+    pub(super) fn is_barrier(
+        &self,
+        session: &Session<R>,
+        name: &str,
+        context: Option<&CallContext>,
+    ) -> bool {
+        let first_use = context
+            .and_then(CallContext::first_use)
+            .unwrap_or(self.first_use);
+        self.resolve(session, name)
+            .is_some_and(|r| r.with_first_use_activation(first_use).changes_session())
+    }
+
     /// A call with its id and context as given (the managed calls' way in).
     pub(super) fn call_cx<'a>(
         &'a self,
@@ -135,10 +151,7 @@ impl<R: Registry> Toolkit<R> {
                 id: call.call_id.as_deref(),
                 context,
             };
-            if self.resolve(session, &call.tool).is_some_and(|r| {
-                r.with_first_use_activation(cx.first_use(self.first_use))
-                    .changes_session()
-            }) {
+            if self.is_barrier(session, &call.tool, context) {
                 self.concurrently(*session, &calls[start..i], context, &mut results)
                     .await;
                 let arguments = call.arguments.as_arguments();

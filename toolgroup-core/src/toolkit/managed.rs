@@ -12,13 +12,13 @@ use crate::lifecycle::notice::{Comeback, notice};
 use crate::lifecycle::{Deactivation, Lifecycle, LifecycleError, ManagedSession};
 use crate::meta::RESET_TOOLS;
 use crate::outcome::CallOutcome;
-use crate::registry::{GroupId, Registry};
+use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
 
 use super::{ToolCall, ToolKind, Toolkit};
 
-use crate::lifecycle::state::Now;
+use crate::lifecycle::state::{Now, is_active_named, used_slot};
 
 impl<R: Registry> Toolkit<R> {
     /// Keep the active set small with `lifecycle`'s rules (see [`crate::lifecycle`]),
@@ -176,16 +176,8 @@ impl<R: Registry> Toolkit<R> {
         let pending = session.take_pending();
         let mut results: Vec<CallResult> = Vec::with_capacity(calls.len());
         let mut start = 0;
-        let first_use =
-            |c: Option<&CallContext>| c.and_then(CallContext::first_use).unwrap_or(self.first_use);
         for (i, call) in calls.iter().enumerate() {
-            let barrier = self
-                .resolve(session.session(), &call.tool)
-                .is_some_and(|r| {
-                    r.with_first_use_activation(first_use(context))
-                        .changes_session()
-                });
-            if barrier {
+            if self.is_barrier(session.session(), &call.tool, context) {
                 self.segment(session, &calls[start..i], context, &mut results)
                     .await;
                 let arguments = call.arguments.as_arguments();
@@ -203,11 +195,7 @@ impl<R: Registry> Toolkit<R> {
         let active = *session.session();
         let pending: Vec<Deactivation> = pending
             .into_iter()
-            .filter(|d| {
-                !R::Group::ALL
-                    .iter()
-                    .any(|g| g.name() == d.group && active.is_active(*g))
-            })
+            .filter(|d| !is_active_named(&active, d.group))
             .collect();
         if let Some(first) = results.first_mut() {
             self.tell(first, pending);
@@ -292,13 +280,7 @@ impl<R: Registry> Toolkit<R> {
             ))
             .labelled(CallOutcome::Refused);
         }
-        let after = *session.session();
-        let used = resolved
-            .as_ref()
-            .and_then(|r| r.group())
-            .and_then(|g| R::Group::ALL.iter().find(|x| x.name() == g.name))
-            .filter(|g| after.is_active(**g) || before.is_active(**g))
-            .map(|g| g.slot());
+        let used = used_slot(resolved.as_ref(), before, session.session());
         session.after_call(policy, before, used, now)
     }
 
