@@ -501,3 +501,19 @@ async fn forged_counters_at_their_limit_do_not_panic() {
     }
     assert!(s.session().active().count() <= 3);
 }
+
+#[tokio::test]
+async fn an_empty_batch_keeps_the_notice_for_the_next_result() {
+    let kit = with(Lifecycle::new().idle_turns(1));
+    let mut s = kit.managed_session();
+    kit.call_managed(&mut s, "search", &json!({"q": "a"})).await;
+    kit.end_turn(&mut s);
+    kit.end_turn(&mut s);
+    assert_eq!(s.pending().len(), 1);
+    assert!(kit.call_batch_managed(&mut s, &[]).await.is_empty());
+    assert_eq!(s.pending().len(), 1, "nothing carried it");
+    let r = kit
+        .call_managed(&mut s, "query", &json!({"sql": "a"}))
+        .await;
+    assert_eq!(r.deactivations()[0].group, "web");
+}
