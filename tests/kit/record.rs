@@ -1,9 +1,9 @@
 //! Record a run's calls, replay them offline (no tool runs), and stop at the first call that
 //! differs from the recording.
 
+use std::cell::Cell;
 use std::error::Error as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 use toolgroup::CallOutcome;
@@ -11,8 +11,12 @@ use toolgroup::prelude::*;
 use toolgroup::provider::Provider;
 use toolgroup::testing::{DivergenceKind, Recorder, Replayer, Script, ScriptedModel, Transcript};
 
-/// How many times `tally` ran, in this process.
-static RUNS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// How many times `tally` ran on this thread. Per thread, not per process: tests run in
+    /// parallel, each `#[tokio::test]` on a current-thread runtime of its own, and a synchronous
+    /// tool runs inline on the caller's thread, so another test's calls never count here.
+    static RUNS: Cell<usize> = const { Cell::new(0) };
+}
 
 /// Add to the tally.
 #[tool]
@@ -20,7 +24,7 @@ fn tally(
     /// How much to add.
     step: u32,
 ) -> usize {
-    RUNS.fetch_add(1, Ordering::SeqCst);
+    RUNS.set(RUNS.get() + 1);
     step as usize * 10
 }
 
@@ -103,7 +107,7 @@ async fn a_recorded_run_replays_offline() {
     );
     assert_eq!(lines[5]["arguments_text"], "{\"step\": ");
 
-    let runs = RUNS.load(Ordering::SeqCst);
+    let runs = RUNS.get();
     let replayer = Replayer::open(&path).unwrap();
     let kit = toolkit().layer(replayer.clone());
     let mut session = kit.session();
@@ -113,7 +117,7 @@ async fn a_recorded_run_replays_offline() {
         .unwrap();
     replayer.finish().unwrap();
     assert_eq!(
-        RUNS.load(Ordering::SeqCst),
+        RUNS.get(),
         runs,
         "no tool ran during the replay"
     );
