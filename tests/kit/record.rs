@@ -116,11 +116,7 @@ async fn a_recorded_run_replays_offline() {
         .await
         .unwrap();
     replayer.finish().unwrap();
-    assert_eq!(
-        RUNS.get(),
-        runs,
-        "no tool ran during the replay"
-    );
+    assert_eq!(RUNS.get(), runs, "no tool ran during the replay");
     assert_eq!(replayed.messages, recorded.messages);
     assert_eq!(session.active_names().collect::<Vec<_>>(), ["counting"]);
     assert_eq!(replayer.remaining(), 0);

@@ -148,8 +148,18 @@
 //! each connection's own active set (stdio, HTTP protocol sessions): every `tools/call` is a
 //! use; `max_active`, `idle_requests` and `idle_for` switch groups off, the call's result says
 //! so in its text, and list mode sends `list_changed`. Turns do not exist over MCP, so
-//! `idle_turns` and turn-scoped groups never act here. Stateless requests, whose store keeps
-//! group names only, are not under the rules yet.
+//! `idle_turns` and turn-scoped groups never act here. A stateless client's state (its
+//! active groups, when each was last used, and the switch-offs not told yet) lives in the
+//! server's store under its key (the principal's, when authorized), through
+//! [`GroupStore::load_state`] and [`GroupStore::save_state`]: replicas sharing the store see
+//! the same uses and switch the same groups off. Each call reads the state, and saves it back
+//! only if no other save came in between (the store compares a revision); otherwise it reads
+//! the state again and applies its own change and use to it, so that concurrent calls of one
+//! client through several replicas lose nothing. Every call then writes to the store once
+//! (its use is a change). A key saved before the rules were on starts from its names; a state
+//! that is not one the server wrote refuses the call, and is left as it is. A task-augmented
+//! call (`tools/call` with `task`) runs outside the rules: its result arrives later, through
+//! `tasks/result`, where no switch-off can be told.
 //!
 //! # Selecting groups per request
 //!
@@ -344,7 +354,7 @@ pub use server::{McpServer, ServeError};
 // What the crate docs above link to.
 #[cfg(feature = "redis")]
 pub use store::RedisStore;
-pub use store::{GroupStore, MemoryStore, StoreError};
+pub use store::{GroupStore, MemoryStore, StoreError, StoredState};
 #[cfg(feature = "redis")]
 pub use tasks::RedisTaskStore;
 pub use tasks::{MemoryTaskStore, TaskRecord, TaskStore};

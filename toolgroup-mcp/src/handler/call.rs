@@ -210,7 +210,7 @@ impl<R: Registry> Handler<R> {
                 // A change waits for this process's other changes under the key, then reads
                 // the groups again: of two concurrent first uses, the second finds the group
                 // active and delivers nothing.
-                let _gate = if active(&before) {
+                let gate = if active(&before) {
                     None
                 } else {
                     let gate = self.shared.key_gates.lock(key).await;
@@ -221,25 +221,42 @@ impl<R: Registry> Handler<R> {
                     Some(gate)
                 };
                 let mut session = before;
-                let result =
+                let mut result =
                     match forward_call(toolkit, &mut session, name, arguments, context, first_use)
                         .await
                     {
                         Ok(result) => result,
                         Err(input) => return Ok(input),
                     };
-                // The store keeps the active groups (not which skills were loaded): a load or
-                // a first use that activates none has nothing to save.
-                let changed = session != before;
-                if !result.is_error && (kind == ToolKind::ResetTools || changed) {
-                    let names = session.active_names().map(str::to_owned).collect();
-                    if let Err(e) = self.shared.store.save(key, names).await {
-                        return Ok(Self::error_result(format!(
-                            "`{name}` could not save the active groups: {e}. Nothing was changed."
-                        )));
+                if self.keyed_rules() {
+                    // The call's change and its use go into the state, with the rules applied.
+                    let gated = gate.is_some();
+                    let changed = match self
+                        .keyed_after(key, gated, toolkit, &before, &session, name, &mut result)
+                        .await
+                    {
+                        Ok(changed) => changed,
+                        Err(e) => {
+                            return Ok(Self::error_result(format!(
+                                "`{name}` could not save the active groups: {e}. Nothing was changed."
+                            )));
+                        }
+                    };
+                    (result, changed)
+                } else {
+                    // The store keeps the active groups (not which skills were loaded): a load
+                    // or a first use that activates none has nothing to save.
+                    let changed = session != before;
+                    if !result.is_error && (kind == ToolKind::ResetTools || changed) {
+                        let names = session.active_names().map(str::to_owned).collect();
+                        if let Err(e) = self.shared.store.save(key, names).await {
+                            return Ok(Self::error_result(format!(
+                                "`{name}` could not save the active groups: {e}. Nothing was changed."
+                            )));
+                        }
                     }
+                    (result, changed)
                 }
-                (result, changed)
             }
         };
         if changed && mode == Mode::List {

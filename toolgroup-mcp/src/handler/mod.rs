@@ -4,6 +4,7 @@ mod call;
 mod entitled;
 mod extension;
 mod lifecycle;
+mod place;
 mod result;
 mod service;
 mod skills;
@@ -27,11 +28,12 @@ use toolgroup_core::lifecycle::ManagedSession;
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{CallOutcome, Registry, Session, ToolDefinition, ToolKind, Toolkit};
 
+use crate::Mode;
 use crate::server::{Shared, group_instructions};
-use crate::{Mode, StoreError};
 
 use self::call::{forward_call, tools_call_problem};
 use self::entitled::has_principal;
+use self::place::Place;
 pub use self::service::McpHandler;
 
 /// The rmcp [`ServerHandler`] of one connection, served inside
@@ -72,20 +74,6 @@ impl<R: Registry> std::fmt::Debug for Handler<R> {
             .field("mode", &self.shared.mode)
             .finish_non_exhaustive()
     }
-}
-
-/// Where one request's active set comes from.
-// Only the HTTP transport makes stateless requests.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
-enum Place<R: Registry> {
-    /// Selected mode: the chosen groups.
-    Fixed(Session<R>),
-    /// The connection's own state.
-    Local,
-    /// A stateless HTTP request: the store, under this key.
-    Keyed(String),
-    /// A stateless HTTP request without a key.
-    NoKey,
 }
 
 fn is_2026_or_later(ctx: &RequestContext<RoleServer>) -> bool {
@@ -133,72 +121,6 @@ impl<R: Registry> Handler<R> {
             _ if self.requested(ctx).is_some() => Mode::Selected,
             Mode::List if modern => Mode::Mask,
             mode => mode,
-        }
-    }
-
-    /// The groups an HTTP request selects (its path, `X-MCP-Toolsets` header or `groups`
-    /// parameter), if it selects any.
-    fn requested(&self, ctx: &RequestContext<RoleServer>) -> Option<Session<R>> {
-        #[cfg(feature = "http")]
-        if let Some(parts) = ctx.extensions.get::<http::request::Parts>() {
-            // The HTTP service refused unknown names and disagreeing forms before the request
-            // got here; a handler served some other way selects no group then.
-            return crate::selection::selection::<R>(&parts.uri, &parts.headers)
-                .unwrap_or_else(|_| Some(Session::new()));
-        }
-        let _ = ctx;
-        None
-    }
-
-    /// The chosen groups of a request served in selected mode: the request's own, else the
-    /// handler's.
-    fn selection(&self, ctx: &RequestContext<RoleServer>) -> Session<R> {
-        self.requested(ctx).unwrap_or(self.fixed)
-    }
-
-    fn place(&self, ctx: &RequestContext<RoleServer>) -> Place<R> {
-        if self.mode(ctx) == Mode::Selected {
-            return Place::Fixed(self.selection(ctx));
-        }
-        #[cfg(feature = "http")]
-        if let Some(parts) = ctx.extensions.get::<http::request::Parts>()
-            && !parts.headers.contains_key("mcp-session-id")
-        {
-            let key = self.shared.key.as_ref().and_then(|key| key(parts));
-            // An authenticated request's groups are its principal's alone, whatever the key.
-            #[cfg(feature = "auth")]
-            if let Some(principal) = parts.extensions.get::<crate::auth::Principal>() {
-                let owner = principal.state_key();
-                return Place::Keyed(match key {
-                    Some(key) => format!("{owner}:{key}"),
-                    None => owner,
-                });
-            }
-            return match key {
-                Some(key) => Place::Keyed(key),
-                None => Place::NoKey,
-            };
-        }
-        Place::Local
-    }
-
-    async fn load(&self, place: &Place<R>) -> Result<Session<R>, StoreError> {
-        match place {
-            Place::Fixed(s) => Ok(*s),
-            Place::Local => Ok(self.local_session()),
-            Place::NoKey => Ok(Session::new()),
-            Place::Keyed(key) => {
-                let names = self.shared.store.load(key).await?.unwrap_or_default();
-                let (session, dropped) =
-                    Session::<R>::restore_lenient(names.iter().map(String::as_str));
-                if !dropped.is_empty() {
-                    tracing::warn!(
-                        ?dropped,
-                        "stored active groups name groups this toolkit does not have; ignored"
-                    );
-                }
-                Ok(session)
-            }
         }
     }
 
@@ -569,15 +491,29 @@ impl<R: Registry> ServerHandler for Handler<R> {
             return Err(self.unknown_tool(toolkit, name, mode, &session));
         };
 
-        if self.lifecycle_before(&place, toolkit) && mode == Mode::List {
+        // A basic tool needs no active set: it answers while the store is down.
+        let basic = resolved.group().is_some_and(|g| g.basic);
+        let ahead = match self.lifecycle_before(&place, toolkit).await {
+            Ok(ahead) => ahead,
+            Err(e) if basic => {
+                tracing::warn!(error = %e, "the lifecycle state could not be read before a basic tool's call");
+                lifecycle::Ahead::default()
+            }
+            Err(e) => {
+                return Ok(Self::error_result(format!(
+                    "`{name}` was not run: the active groups could not be loaded: {e}"
+                )));
+            }
+        };
+        if ahead.changed && mode == Mode::List {
             // Best effort: a client that went away does not need the notification.
             let _ = context.peer.notify_tool_list_changed().await;
         }
         let changes = self.served(&resolved).changes_session();
         if !changes {
-            let loaded = match &place {
-                // A basic tool needs no active set: it answers while the store is down.
-                Place::Keyed(_) if resolved.group().is_some_and(|g| g.basic) => Ok(Session::new()),
+            let loaded = match (&place, ahead.session) {
+                (Place::Keyed(_), Some(session)) => Ok(session),
+                (Place::Keyed(_), None) if basic => Ok(Session::new()),
                 _ => self.load(&place).await,
             };
             let mut session = match loaded {
@@ -608,9 +544,19 @@ impl<R: Registry> ServerHandler for Handler<R> {
                 Ok(result) => result,
                 Err(input) => return Ok(input),
             };
-            if self.lifecycle_after(&place, toolkit, &before, name, &mut result)
-                && mode == Mode::List
-            {
+            let changed = match &place {
+                Place::Keyed(key) if self.keyed_rules() => self
+                    .keyed_after(key, false, toolkit, &before, &session, name, &mut result)
+                    .await
+                    .unwrap_or_else(|e| {
+                        // The call ran: its answer stands. Its use is not recorded, so its
+                        // group may be switched off sooner than the rules say.
+                        tracing::warn!(error = %e, tool = name, "the lifecycle state could not be saved after a call");
+                        false
+                    }),
+                _ => self.lifecycle_after(&place, toolkit, &before, name, &mut result),
+            };
+            if changed && mode == Mode::List {
                 // Best effort: a client that went away does not need the notification.
                 let _ = context.peer.notify_tool_list_changed().await;
             }

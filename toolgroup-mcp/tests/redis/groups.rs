@@ -22,14 +22,7 @@ async fn replica_with(url: &str, prefix: &str, first_use: bool) -> String {
     let server = McpServer::new(support::toolkit(), Mode::Mask)
         .with_first_use_activation(first_use)
         .with_store(store)
-        .with_key(|parts| {
-            parts
-                .headers
-                .get("x-user")?
-                .to_str()
-                .ok()
-                .map(str::to_owned)
-        });
+        .with_key(super::user_key);
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true);

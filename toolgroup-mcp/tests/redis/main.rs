@@ -10,6 +10,7 @@
 mod support;
 
 mod groups;
+mod lifecycle;
 mod task_kit;
 mod task_replicas;
 mod tasks;
@@ -17,6 +18,8 @@ mod tasks;
 use std::future::Future;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use support::user_key;
 
 fn redis_url() -> Option<String> {
     match std::env::var("REDIS_URL") {

@@ -73,16 +73,6 @@ pub(super) struct Replica {
     runtime: Option<tokio::runtime::Runtime>,
 }
 
-/// The key of a stateless request, which owns its tasks: its `x-user` header.
-fn user_key(parts: &http::request::Parts) -> Option<String> {
-    parts
-        .headers
-        .get("x-user")?
-        .to_str()
-        .ok()
-        .map(str::to_owned)
-}
-
 impl Replica {
     /// A replica whose tasks live `ttl` in Redis at `url` under `prefix`.
     pub(super) async fn start(url: &str, prefix: &str, ttl: Duration) -> Replica {
@@ -109,7 +99,7 @@ impl Replica {
             .with_task_ttl(ttl)
             .with_request_state_key(STATE_KEY)
             .unwrap()
-            .with_key(user_key);
+            .with_key(super::user_key);
         let service = server.http_service(crate::support::stateless());
         let serve = async move {
             let app = axum::Router::new().nest_service("/mcp", service);

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::{Agent, call, connect, names, rpc_error, serve_loopback, stateless, text};
+use support::{Agent, call, connect, joined, names, rpc_error, serve_loopback, stateless, text};
 use toolgroup::Session;
 use toolgroup::policy::{Decision, PolicyRequest};
 use toolgroup_mcp::{GroupStore, McpServer, MemoryStore, Mode};
@@ -124,21 +124,16 @@ async fn a_selected_connection_activates_nothing() {
 }
 
 /// One stateless `tools/call` POST (2025-06-18): the result.
-async fn post_call(url: &str, user: Option<&str>, tool: &str, arguments: Value) -> Value {
+pub(crate) async fn post_call(
+    url: &str,
+    user: Option<&str>,
+    tool: &str,
+    arguments: Value,
+) -> Value {
     let body = crate::http::call_body(1, tool, arguments);
     let (_, text) = crate::http::post(&reqwest::Client::new(), url, user, &body).await;
     let answer: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     answer["result"].clone()
-}
-
-fn joined(result: &Value) -> String {
-    result["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|c| c["text"].as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[tokio::test]

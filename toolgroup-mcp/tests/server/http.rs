@@ -59,15 +59,7 @@ fn keyed_server<R: toolgroup::Registry>(
         .with_key(user_key)
 }
 
-/// The key of a stateless request: its `x-user` header.
-pub(crate) fn user_key(parts: &http::request::Parts) -> Option<String> {
-    parts
-        .headers
-        .get("x-user")?
-        .to_str()
-        .ok()
-        .map(str::to_owned)
-}
+pub(crate) use support::user_key;
 
 /// One raw JSON-RPC POST (no session: stateless), answered as JSON.
 pub(crate) async fn post(

@@ -26,6 +26,7 @@ mod hints;
 mod http;
 mod jsonrpc;
 mod lifecycle;
+mod lifecycle_keyed;
 mod logging;
 mod long_instructions;
 mod modes;

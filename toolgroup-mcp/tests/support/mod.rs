@@ -336,6 +336,29 @@ pub fn server_everything() -> Option<std::path::PathBuf> {
     }
 }
 
+pub mod race;
+
+/// The key of a stateless request (its groups, its tasks): its `x-user` header.
+pub fn user_key(parts: &http::request::Parts) -> Option<String> {
+    parts
+        .headers
+        .get("x-user")?
+        .to_str()
+        .ok()
+        .map(str::to_owned)
+}
+
+/// The text blocks of a `tools/call` result (as JSON), joined by newlines.
+pub fn joined(result: &serde_json::Value) -> String {
+    result["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Helpers for the client tests (feature `client`): killable stdio servers, the Python
 /// SDK's remote server script.
 #[cfg(feature = "client")]
