@@ -467,6 +467,11 @@ impl Audio {
 /// ([`McpOutputSchema::reserved_key_taken`](crate::provider::McpOutputSchema::reserved_key_taken)).
 pub const ACTIVATED_GROUP_KEY: &str = "activated_group";
 
+/// The structured-content key of the groups a [lifecycle](crate::lifecycle) rule switched
+/// off ([`CallResult::switched_off`]). Admitted, and reserved, in every MCP output schema of
+/// a toolkit with lifecycle rules (only there: a toolkit without rules lists no byte of it).
+pub const DEACTIVATED_GROUPS_KEY: &str = "deactivated_groups";
+
 /// The result of one tool call: what the model gets back.
 ///
 /// Every failure a model can cause (unknown tool, bad arguments, a tool's own error, a panic,
@@ -507,6 +512,8 @@ pub struct CallResult {
 struct Notes {
     activation: Option<Value>,
     deactivations: Vec<Deactivation>,
+    /// `deactivations` as structured content carries them (see `switched_off`).
+    switched_off: Option<Value>,
 }
 
 impl PartialEq for CallResult {
@@ -591,13 +598,33 @@ impl CallResult {
             .map_or(&[], |n| n.deactivations.as_slice())
     }
 
-    /// Tell the model about `deactivations` in `text` (a last text block).
-    pub(crate) fn tell_deactivations(&mut self, deactivations: Vec<Deactivation>, text: String) {
+    /// What the model is told of [`deactivations`](Self::deactivations) where it reads a
+    /// result's structured content: `{"groups": [{"group", "reason", ...}], "how_back"}`,
+    /// each group with its rule (as [`Deactivation`] serialises) and the sentence of the text
+    /// block that says how to get them back. Over MCP it is under
+    /// [`DEACTIVATED_GROUPS_KEY`] in the structured content of a result that has one, for the
+    /// clients that show their model nothing else (Claude Code, Codex's function tools,
+    /// pydantic-ai). `None` when no group was switched off.
+    pub fn switched_off(&self) -> Option<&Value> {
+        self.notes.as_deref().and_then(|n| n.switched_off.as_ref())
+    }
+
+    /// Tell the model about `deactivations` in `text` (a last text block), and in the
+    /// structured record, with `how_back` (the sentence of `text` that says how to get them
+    /// back).
+    pub(crate) fn tell_deactivations(
+        &mut self,
+        deactivations: Vec<Deactivation>,
+        text: String,
+        how_back: String,
+    ) {
         self.content.push(Content::text(text));
-        self.notes
-            .get_or_insert_default()
-            .deactivations
-            .extend(deactivations);
+        let notes = self.notes.get_or_insert_default();
+        notes.deactivations.extend(deactivations);
+        notes.switched_off = Some(serde_json::json!({
+            "groups": notes.deactivations,
+            "how_back": how_back,
+        }));
     }
 
     /// The result as an error (of the tool's own, until [`labelled`](Self::labelled)).

@@ -147,7 +147,8 @@
 //! **Lifecycle rules.** A toolkit's [lifecycle](toolgroup_core::lifecycle) rules apply to
 //! each connection's own active set (stdio, HTTP protocol sessions): every `tools/call` is a
 //! use; `max_active`, `idle_requests` and `idle_for` switch groups off, the call's result says
-//! so in its text, and list mode sends `list_changed`. Turns do not exist over MCP, so
+//! so in its text and in its structured content (`deactivated_groups`, which the output
+//! schemas then admit), and list mode sends `list_changed`. Turns do not exist over MCP, so
 //! `idle_turns` and turn-scoped groups never act here. A stateless client's state (its
 //! active groups, when each was last used, and the switch-offs not told yet) lives in the
 //! server's store under its key (the principal's, when authorized), through

@@ -117,19 +117,31 @@ impl<R: Registry> Shared<R> {
                 .expect("the MCP rendering of a tool is an MCP Tool");
             index.insert(def.name, tools.len());
             tools.push(decorate(self, tool, def));
-            let output = def
-                .output_schema
-                .as_ref()
-                .map(toolgroup_core::provider::mcp_output_schema);
+            let lifecycle = self.toolkit.lifecycle().is_some();
+            let output = def.output_schema.as_ref().map(|schema| {
+                let output = toolgroup_core::provider::mcp_output_schema(schema);
+                match lifecycle {
+                    true => output.admitting_deactivations(),
+                    false => output,
+                }
+            });
             if let Some(output) = &output
                 && output.reserved_key_taken
             {
                 // A programming error that no compile-time check can see: the field names
                 // of a `JsonSchema` type exist only in the schema built at run time.
+                let activated = toolgroup_core::provider::ACTIVATED_GROUP_KEY;
+                let taken = def
+                    .output_schema
+                    .as_ref()
+                    .and_then(|schema| schema.get("properties")?.get(activated))
+                    .map_or(toolgroup_core::provider::DEACTIVATED_GROUPS_KEY, |_| {
+                        activated
+                    });
                 panic!(
-                    "toolgroup-mcp: the output of the tool `{}` has a field named `{}`, which MCP servers reserve for the group a first call activates (its tools and instructions); rename the field (`#[serde(rename = \"...\")]`)",
+                    "toolgroup-mcp: the output of the tool `{}` has a field named `{taken}`, which MCP servers reserve (`{activated}` for the group a first call activates, `{}` for the groups a lifecycle rule switched off); rename the field (`#[serde(rename = \"...\")]`)",
                     def.name,
-                    toolgroup_core::provider::ACTIVATED_GROUP_KEY
+                    toolgroup_core::provider::DEACTIVATED_GROUPS_KEY,
                 );
             }
             wrapped.push(output.map(|o| o.wrapped));
@@ -184,7 +196,9 @@ impl<R: Registry> McpServer<R> {
     ///
     /// If a tool's output is an object with a field named `activated_group`: every listed
     /// output schema reserves that key for the group a first call activates
-    /// ([`ACTIVATED_GROUP_KEY`](toolgroup_core::provider::ACTIVATED_GROUP_KEY)), and the
+    /// ([`ACTIVATED_GROUP_KEY`](toolgroup_core::provider::ACTIVATED_GROUP_KEY)); under
+    /// lifecycle rules, one named `deactivated_groups` too
+    /// ([`DEACTIVATED_GROUPS_KEY`](toolgroup_core::provider::DEACTIVATED_GROUPS_KEY)). The
     /// field names of a `JsonSchema` type are known only once its schema is built, at run
     /// time. Rename the field with `#[serde(rename = "...")]`.
     pub fn new(toolkit: impl Into<Arc<Toolkit<R>>>, mode: Mode) -> Self {

@@ -70,13 +70,24 @@ pub(crate) enum Comeback {
     Application,
 }
 
-/// The text block that tells the model which groups were switched off.
-pub(crate) fn notice(deactivations: &[Deactivation], comeback: Comeback) -> String {
+/// The text block that tells the model which groups were switched off, and the sentence of
+/// it that says how to get them back.
+pub(crate) fn notice(deactivations: &[Deactivation], comeback: Comeback) -> (String, String) {
     let list: Vec<String> = deactivations
         .iter()
         .map(|d| format!("`{}` ({})", d.group, d.reason.why()))
         .collect();
-    let back = match comeback {
+    let back = how_back(deactivations, comeback);
+    let text = format!(
+        "<groups_switched_off>\nSwitched off to keep the active tools few: {}.\n{back}\n</groups_switched_off>",
+        list.join(", ")
+    );
+    (text, back)
+}
+
+/// How the model gets `deactivations`' groups back.
+fn how_back(deactivations: &[Deactivation], comeback: Comeback) -> String {
+    match comeback {
         Comeback::FirstUse => {
             "Their tools are not listed now; calling one of them switches its group back on."
                 .to_owned()
@@ -92,9 +103,5 @@ pub(crate) fn notice(deactivations: &[Deactivation], comeback: Comeback) -> Stri
         Comeback::Application => {
             "Their tools are refused until the application switches them back on.".to_owned()
         }
-    };
-    format!(
-        "<groups_switched_off>\nSwitched off to keep the active tools few: {}.\n{back}\n</groups_switched_off>",
-        list.join(", ")
-    )
+    }
 }

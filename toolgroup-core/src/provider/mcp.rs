@@ -12,8 +12,11 @@ use crate::toolkit::ToolCall;
 
 const NAME: &str = "MCP";
 
-/// MCP `tools/list` and `tools/call`.
-pub(crate) struct Mcp;
+/// MCP `tools/list` and `tools/call`. `lifecycle`: the toolkit has lifecycle rules, so
+/// output schemas admit [`DEACTIVATED_GROUPS_KEY`].
+pub(crate) struct Mcp {
+    pub(crate) lifecycle: bool,
+}
 
 impl Format for Mcp {
     fn definitions(&self, defs: &[&ToolDefinition]) -> Vec<Definition> {
@@ -21,7 +24,7 @@ impl Format for Mcp {
             .map(|def| {
                 let mcp_form = crate::reset::mcp_form(def);
                 let def = mcp_form.as_ref().unwrap_or(def);
-                let (json, wrapped) = definition(def);
+                let (json, wrapped) = definition(def, self.lifecycle);
                 Definition {
                     json,
                     strictness: Strictness::NotApplicable,
@@ -46,14 +49,17 @@ impl Format for Mcp {
 }
 
 /// A `Tool`, and whether its output is wrapped (`None` when it declares no output schema).
-fn definition(def: &ToolDefinition) -> (Value, Option<bool>) {
+fn definition(def: &ToolDefinition, lifecycle: bool) -> (Value, Option<bool>) {
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(def.name));
     tool.insert("description".to_owned(), json!(def.description));
     tool.insert("inputSchema".to_owned(), input_schema(&def.input_schema));
     let mut wrapped = None;
     if let Some(output) = &def.output_schema {
-        let output = mcp_output_schema(output);
+        let mut output = mcp_output_schema(output);
+        if lifecycle {
+            output = output.admitting_deactivations();
+        }
         wrapped = Some(output.wrapped);
         tool.insert("outputSchema".to_owned(), output.schema);
     }
@@ -132,7 +138,8 @@ fn decode(payload: &Value) -> Result<Vec<ToolCall>, DecodeError> {
 /// `outputSchema` was wrapped, or any non-object output, is sent as `{"result": <output>}`.
 /// The text content is the result's own text (for structured output, its JSON unwrapped).
 /// A first use's activation is in the structured content too, under
-/// [`ACTIVATED_GROUP_KEY`] (see [`mcp_structured_content`]).
+/// [`ACTIVATED_GROUP_KEY`], and a lifecycle rule's switch-offs under
+/// [`DEACTIVATED_GROUPS_KEY`] (see [`mcp_structured_content`]).
 fn call_tool_result(result: &CallResult, wrapped: Option<bool>) -> Value {
     let mut out = Map::new();
     out.insert(
@@ -143,6 +150,7 @@ fn call_tool_result(result: &CallResult, wrapped: Option<bool>) -> Value {
         result.structured_content.clone(),
         wrapped,
         result.activation(),
+        result.switched_off(),
     ) {
         out.insert("structuredContent".to_owned(), value);
     }
@@ -156,12 +164,16 @@ fn call_tool_result(result: &CallResult, wrapped: Option<bool>) -> Value {
 /// ([`mcp_output_schema`]). Clients that show their model only a result's structured
 /// content when it has one (Claude Code, Codex's function tools, pydantic-ai) would
 /// otherwise never show the group's instructions; clients that show the text read them in
-/// the result's last text block. An object output that has the key itself at run time (a
-/// map) keeps its own value.
+/// the result's last text block. Likewise the groups a lifecycle rule switched off
+/// (`switched_off`, [`CallResult::switched_off`]) under [`DEACTIVATED_GROUPS_KEY`], which
+/// the output schemas of a toolkit with rules admit
+/// ([`McpOutputSchema::admitting_deactivations`]). An object output that has a key itself
+/// at run time (a map) keeps its own value.
 pub fn mcp_structured_content(
     structured: Option<Value>,
     wrapped: Option<bool>,
     activation: Option<&Value>,
+    switched_off: Option<&Value>,
 ) -> Option<Value> {
     let value = structured?;
     let mut value = if wrapped == Some(true) || !value.is_object() {
@@ -173,6 +185,11 @@ pub fn mcp_structured_content(
         && !map.contains_key(ACTIVATED_GROUP_KEY)
     {
         map.insert(ACTIVATED_GROUP_KEY.to_owned(), activation.clone());
+    }
+    if let (Some(switched_off), Value::Object(map)) = (switched_off, &mut value)
+        && !map.contains_key(DEACTIVATED_GROUPS_KEY)
+    {
+        map.insert(DEACTIVATED_GROUPS_KEY.to_owned(), switched_off.clone());
     }
     Some(value)
 }
@@ -186,7 +203,8 @@ pub struct McpOutputSchema {
     /// Whether the output is wrapped as `{"result": <output>}` (the output's own schema is
     /// not an object schema), in which case the structured content must be wrapped too.
     pub wrapped: bool,
-    /// Whether the output object declares a property named [`ACTIVATED_GROUP_KEY`] itself:
+    /// Whether the output object declares a property named [`ACTIVATED_GROUP_KEY`] itself (or
+    /// [`DEACTIVATED_GROUPS_KEY`], once [admitted](Self::admitting_deactivations)):
     /// the schema then keeps the tool's own property, and a first use's activation cannot be
     /// carried in its structured content. The MCP server refuses to serve such a tool
     /// (`McpServer::new` panics, naming it): rename the field
@@ -197,7 +215,7 @@ pub struct McpOutputSchema {
 /// The property that holds a wrapped MCP structured output.
 const MCP_RESULT_KEY: &str = "result";
 
-pub use crate::result::ACTIVATED_GROUP_KEY;
+pub use crate::result::{ACTIVATED_GROUP_KEY, DEACTIVATED_GROUPS_KEY};
 
 /// A tool's output schema as MCP's `outputSchema`, which must describe an object.
 ///
@@ -253,6 +271,24 @@ pub fn mcp_output_schema(schema: &Value) -> McpOutputSchema {
         schema: wrapper,
         wrapped: true,
         reserved_key_taken: false,
+    }
+}
+
+impl McpOutputSchema {
+    /// The schema admitting [`DEACTIVATED_GROUPS_KEY`] too (`{"type": "object"}`), for a
+    /// toolkit with lifecycle rules, whose results may tell of groups switched off in their
+    /// structured content. An output object that declares that property itself keeps it,
+    /// and [`reserved_key_taken`](Self::reserved_key_taken) is then set.
+    #[must_use]
+    pub fn admitting_deactivations(mut self) -> Self {
+        if let Some(Value::Object(properties)) = self.schema.get_mut("properties") {
+            if properties.contains_key(DEACTIVATED_GROUPS_KEY) {
+                self.reserved_key_taken = true;
+            } else {
+                properties.insert(DEACTIVATED_GROUPS_KEY.to_owned(), activation_schema());
+            }
+        }
+        self
     }
 }
 

@@ -107,7 +107,10 @@ pub mod transcript;
 
 pub use decode::{DecodeError, MissingCallId};
 pub use format::{AllowMode, Strictness};
-pub use mcp::{ACTIVATED_GROUP_KEY, McpOutputSchema, mcp_output_schema, mcp_structured_content};
+pub use mcp::{
+    ACTIVATED_GROUP_KEY, DEACTIVATED_GROUPS_KEY, McpOutputSchema, mcp_output_schema,
+    mcp_structured_content,
+};
 pub use render::{Rendered, RenderedTool};
 pub use schema::{
     NotStrict, anthropic_strict, gemini_json_schema, gemini_legacy_schema, openai_strict,
@@ -207,6 +210,12 @@ impl Provider {
 
     /// The provider's rules (each provider's file implements them).
     pub(crate) fn format(self) -> &'static dyn Format {
+        self.format_for(false)
+    }
+
+    /// The provider's rules for a toolkit with lifecycle rules (`lifecycle`) or without:
+    /// MCP's output schemas admit the switch-offs only where there can be some.
+    pub(crate) fn format_for(self, lifecycle: bool) -> &'static dyn Format {
         match self {
             Provider::OpenAiChat => &openai::Chat,
             Provider::OpenAiResponses => &openai::Responses,
@@ -214,7 +223,8 @@ impl Provider {
             Provider::AnthropicStrict => &anthropic::Anthropic { strict: true },
             Provider::Gemini => &gemini::Gemini { legacy: false },
             Provider::GeminiLegacy => &gemini::Gemini { legacy: true },
-            Provider::Mcp => &mcp::Mcp,
+            Provider::Mcp if lifecycle => &mcp::Mcp { lifecycle: true },
+            Provider::Mcp => &mcp::Mcp { lifecycle: false },
         }
     }
 

@@ -56,6 +56,8 @@ struct Entry {
 /// rendered on first use.
 pub struct Rendered<R: Registry> {
     provider: Provider,
+    /// The toolkit has lifecycle rules (MCP's output schemas then admit their switch-offs).
+    lifecycle: bool,
     entries: Vec<Entry>,
     index: FxHashMap<&'static str, u32>,
     /// The core the entries were rendered from: the listings read which tools a session
@@ -78,7 +80,8 @@ impl<R: Registry> Rendered<R> {
     /// Render every definition of `toolkit` for `provider`; the result lists `toolkit`'s
     /// tools (see above) and keeps what it needs of it, so `toolkit` need not outlive it.
     pub fn new(toolkit: &Toolkit<R>, provider: Provider) -> Self {
-        let format = provider.format();
+        let lifecycle = toolkit.lifecycle().is_some();
+        let format = provider.format_for(lifecycle);
         let core = toolkit.core.clone();
         let defs: Vec<&ToolDefinition> = core.compiled_definitions().collect();
         let entries: Vec<Entry> = format
@@ -111,6 +114,7 @@ impl<R: Registry> Rendered<R> {
             .collect();
         let mut rendered = Rendered {
             provider,
+            lifecycle,
             entries,
             index,
             core,
@@ -359,7 +363,7 @@ impl<R: Registry> Rendered<R> {
     }
 
     fn format(&self) -> &'static dyn Format {
-        self.provider.format()
+        self.provider.format_for(self.lifecycle)
     }
 
     fn all_allowed_len(&self) -> usize {

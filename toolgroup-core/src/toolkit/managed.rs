@@ -141,8 +141,8 @@ impl<R: Registry> Toolkit<R> {
             } else {
                 self.comeback()
             };
-            let text = notice(&told, comeback);
-            result.tell_deactivations(told, text);
+            let (text, how_back) = notice(&told, comeback);
+            result.tell_deactivations(told, text, how_back);
         }
     }
 
@@ -322,7 +322,7 @@ impl<R: Registry> Toolkit<R> {
         if deactivations.is_empty() {
             return;
         }
-        let text = notice(&deactivations, self.comeback());
-        result.tell_deactivations(deactivations, text);
+        let (text, how_back) = notice(&deactivations, self.comeback());
+        result.tell_deactivations(deactivations, text, how_back);
     }
 }

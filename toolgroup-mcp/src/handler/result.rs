@@ -32,6 +32,7 @@ impl<R: Registry> Handler<R> {
         #[cfg(debug_assertions)]
         let expected = self.rendered_result(name, &result);
         let activation = result.activation().cloned();
+        let switched_off = result.switched_off().cloned();
         let CallResult {
             content,
             structured_content,
@@ -60,6 +61,7 @@ impl<R: Registry> Handler<R> {
                 structured_content,
                 wrapped,
                 activation.as_ref(),
+                switched_off.as_ref(),
             );
         }
         #[cfg(debug_assertions)]

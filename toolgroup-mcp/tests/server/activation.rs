@@ -108,7 +108,7 @@ pub struct Kit {
     long: Long,
 }
 
-fn toolkit() -> Toolkit<Kit> {
+pub(crate) fn toolkit() -> Toolkit<Kit> {
     Toolkit::new(Kit {
         desk: Desk,
         shapes: Shapes,
@@ -122,7 +122,7 @@ fn server() -> McpServer<Kit> {
 }
 
 /// Each listed output schema, by tool name.
-async fn output_schemas(client: &Client) -> Vec<(String, Option<Value>)> {
+pub(crate) async fn output_schemas(client: &Client) -> Vec<(String, Option<Value>)> {
     client
         .list_all_tools()
         .await

@@ -161,3 +161,124 @@ async fn a_group_idle_for_its_duration_goes_before_the_next_call() {
     assert!(!listed.contains(&"page_fetch".to_owned()), "{listed:?}");
     client.cancel().await.unwrap();
 }
+
+/// Output schemas admit the switch-offs only under rules: a toolkit without them lists no
+/// byte of the key.
+#[tokio::test]
+async fn output_schemas_admit_the_switch_offs_under_rules_only() {
+    let plain = McpServer::new(crate::activation::toolkit(), Mode::Mask);
+    let (client, _) = connect(&plain, Session::new()).await;
+    for (tool, schema) in crate::activation::output_schemas(&client).await {
+        if let Some(schema) = schema {
+            assert!(!schema.to_string().contains("deactivated_groups"), "{tool}");
+        }
+    }
+    client.cancel().await.unwrap();
+    let toolkit = crate::activation::toolkit()
+        .with_lifecycle(Lifecycle::new().idle_requests(1))
+        .unwrap();
+    let (client, _) = connect(&McpServer::new(toolkit, Mode::Mask), Session::new()).await;
+    let schemas = crate::activation::output_schemas(&client).await;
+    assert!(schemas.iter().any(|(_, s)| s.is_some()));
+    for (tool, schema) in schemas {
+        if let Some(schema) = schema {
+            assert_eq!(
+                schema["properties"]["deactivated_groups"],
+                json!({"type": "object"}),
+                "{tool}"
+            );
+        }
+    }
+    client.cancel().await.unwrap();
+}
+
+/// Clients that show their model only a result's structured content (Claude Code, Codex's
+/// function tools) read the switch-offs there, in every output shape, valid against the
+/// listed schema.
+#[tokio::test]
+async fn the_structured_content_tells_the_switch_offs_in_every_output_shape() {
+    for tool in ["closed_count", "open_label", "listing", "failing"] {
+        let toolkit = crate::activation::toolkit()
+            .with_lifecycle(Lifecycle::new().idle_requests(1))
+            .unwrap();
+        let (client, _) = connect(&McpServer::new(toolkit, Mode::Mask), Session::new()).await;
+        let schemas = crate::activation::output_schemas(&client).await;
+        let schema = schemas
+            .into_iter()
+            .find(|(name, _)| name == tool)
+            .and_then(|(_, s)| s)
+            .unwrap_or_else(|| panic!("{tool} lists an output schema"));
+        call(&client, "long_read", json!({"page": 1}))
+            .await
+            .unwrap();
+        let arguments = match tool {
+            "failing" => json!({"fail": false}),
+            _ => json!({}),
+        };
+        let r = call(&client, tool, arguments).await.unwrap();
+        assert_eq!(r.is_error, Some(false), "{tool}: {}", text(&r));
+        assert!(
+            text(&r).contains("`long` (unused by the last 1 tool call(s))"),
+            "{tool}"
+        );
+        let structured = r.structured_content.clone().expect("structured content");
+        let how_back =
+            "Their tools are not listed now; calling one of them switches its group back on.";
+        assert_eq!(
+            structured["deactivated_groups"],
+            json!({"groups": [{"group": "long", "reason": "idle_requests", "requests": 1}],
+                   "how_back": how_back}),
+            "{tool}: {structured}"
+        );
+        let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+        let errors: Vec<String> = validator
+            .iter_errors(&structured)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{tool}: {errors:?} in {structured}");
+        client.cancel().await.unwrap();
+    }
+}
+
+/// An output whose field takes the name reserved under rules.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Clashing {
+    /// The user's own field of that name.
+    pub deactivated_groups: Vec<String>,
+}
+
+/// Returns the clashing output.
+#[toolgroup::tool]
+pub fn clash() -> Clashing {
+    Clashing {
+        deactivated_groups: Vec::new(),
+    }
+}
+
+#[toolgroup::tool_group(name = "clashing", description = "A clash.", tools = [clash])]
+pub struct ClashGroup;
+
+#[toolgroup::toolkit]
+pub struct ClashKit {
+    clashing: ClashGroup,
+}
+
+fn clash_kit() -> toolgroup::Toolkit<ClashKit> {
+    toolgroup::Toolkit::new(ClashKit {
+        clashing: ClashGroup,
+    })
+}
+
+#[test]
+fn the_switch_offs_key_is_free_without_rules() {
+    let _ = McpServer::new(clash_kit(), Mode::Mask);
+}
+
+#[test]
+#[should_panic(expected = "the output of the tool `clash` has a field named `deactivated_groups`")]
+fn an_output_field_named_like_the_switch_offs_is_refused_under_rules() {
+    let toolkit = clash_kit()
+        .with_lifecycle(Lifecycle::new().max_active(1))
+        .unwrap();
+    let _ = McpServer::new(toolkit, Mode::Mask);
+}
