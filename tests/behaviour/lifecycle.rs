@@ -517,3 +517,55 @@ async fn an_empty_batch_keeps_the_notice_for_the_next_result() {
         .await;
     assert_eq!(r.deactivations()[0].group, "web");
 }
+
+/// Count the rows.
+#[tool]
+fn tally() -> Vec<u32> {
+    vec![1, 2]
+}
+
+#[tool_group(name = "stats", description = "Stats.", tools = [tally])]
+struct Stats;
+
+#[toolkit]
+struct StatsKit {
+    web: Web,
+    stats: Stats,
+}
+
+/// A structured result's switch-offs reach the model in every provider's rendering (Gemini
+/// sends a structured output as JSON, and the notice beside it), and MCP's structured content.
+#[tokio::test]
+async fn every_rendering_of_a_structured_result_tells_its_switch_offs() {
+    use toolgroup::provider::{Provider, Rendered};
+    let kit = Toolkit::new(StatsKit {
+        web: Web,
+        stats: Stats,
+    })
+    .with_first_use_activation(true)
+    .with_lifecycle(Lifecycle::new().max_active(1))
+    .unwrap();
+    let mut s = kit.managed_session();
+    kit.call_managed(&mut s, "search", &json!({"q": "x"})).await;
+    let r = kit.call_managed(&mut s, "tally", &json!({})).await;
+    assert!(!r.is_error, "{}", r.text_joined());
+    assert_eq!(r.structured_content, Some(json!([1, 2])));
+    assert_eq!(r.deactivations().len(), 1);
+    let call = ToolCall::new("tally", "{}").with_call_id("c1");
+    for &provider in Provider::ALL {
+        let rendered = Rendered::new(&kit, provider);
+        let message = rendered.result_message(&call, &r).unwrap().to_string();
+        assert!(
+            message.contains("Switched off to keep the active tools few: `web`"),
+            "{provider}: {message}"
+        );
+    }
+    let mcp = Rendered::new(&kit, Provider::Mcp)
+        .result_message(&call, &r)
+        .unwrap();
+    assert_eq!(
+        mcp["structuredContent"]["deactivated_groups"]["groups"],
+        json!([{"group": "web", "reason": "max_active", "max_active": 1}])
+    );
+    assert_eq!(mcp["structuredContent"]["result"], json!([1, 2]));
+}

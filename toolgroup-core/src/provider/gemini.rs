@@ -175,8 +175,26 @@ impl Format for Gemini {
                 let key = if result.is_error { "error" } else { "output" };
                 json!({ key: all.join("\n") })
             }
-            (Some(value), false) if notes.is_empty() => json!({ "output": value }),
-            (Some(value), false) => json!({ "output": value, "notes": notes.join("\n") }),
+            (Some(value), false) => {
+                // The output's own JSON text goes as `output`; any other text (a first use's
+                // instructions, a lifecycle rule's switch-offs, a rich result's own words)
+                // would be lost with it, so it goes in `notes`. Checked only where there can
+                // be such text: a plain structured result has one block, its JSON.
+                let mut extra = Vec::new();
+                if text.len() > 1
+                    || result.activation().is_some()
+                    || result.switched_off().is_some()
+                {
+                    let own = value.to_string();
+                    extra.extend(text.into_iter().filter(|t| *t != own));
+                }
+                extra.extend(notes);
+                if extra.is_empty() {
+                    json!({ "output": value })
+                } else {
+                    json!({ "output": value, "notes": extra.join("\n") })
+                }
+            }
         };
         let mut function_response = Map::new();
         if let Some(id) = &call.call_id {

@@ -157,6 +157,18 @@ pub async fn serve(
     tune: impl FnOnce(JwtValidator) -> JwtValidator,
     configure: impl FnOnce(BearerAuth) -> BearerAuth,
 ) -> String {
+    serve_toolkit(idp, mode, config, tune, configure, |toolkit| toolkit).await
+}
+
+/// [`serve`], with the toolkit adjusted by `toolkit` (lifecycle rules, say).
+pub async fn serve_toolkit(
+    idp: &Idp,
+    mode: Mode,
+    config: rmcp::transport::StreamableHttpServerConfig,
+    tune: impl FnOnce(JwtValidator) -> JwtValidator,
+    configure: impl FnOnce(BearerAuth) -> BearerAuth,
+    adjust: impl FnOnce(Toolkit<Agent>) -> Toolkit<Agent>,
+) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let validator =
@@ -164,11 +176,11 @@ pub async fn serve(
     let auth = BearerAuth::new(&url, validator)
         .unwrap()
         .with_authorization_server(&idp.issuer);
-    let toolkit = Toolkit::new(Agent {
+    let toolkit = adjust(Toolkit::new(Agent {
         notes: Notes,
         web_search: WebSearch,
         scraping: Scraping,
-    });
+    }));
     // `reset_tools` listed in mask mode too: these tests read which groups it offers each
     // principal.
     let server = McpServer::new(toolkit, mode)

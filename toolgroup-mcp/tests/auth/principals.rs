@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use toolgroup_mcp::Mode;
 
-use crate::idp::{Idp, call_body, post, serve};
+use crate::idp::{Idp, call_body, post, serve, serve_toolkit};
 
 fn stateless() -> rmcp::transport::StreamableHttpServerConfig {
     rmcp::transport::StreamableHttpServerConfig::default()
@@ -129,6 +129,41 @@ async fn stateless_active_groups_are_each_principals() {
         assert!(names.iter().any(|n| n == own), "{group}: {names:?}");
         assert!(!names.iter().any(|n| n == other), "{group}: {names:?}");
     }
+}
+
+/// Under lifecycle rules, a stateless principal's state is its own: Alice's calls switch off
+/// Alice's groups, never Bob's.
+#[tokio::test]
+async fn stateless_lifecycle_states_are_each_principals() {
+    let Some(idp) = Idp::start() else { return };
+    let rules = |toolkit: toolgroup::Toolkit<crate::idp::Agent>| {
+        toolkit
+            .with_lifecycle(toolgroup::lifecycle::Lifecycle::new().max_active(1))
+            .unwrap()
+    };
+    let url = serve_toolkit(&idp, Mode::Mask, stateless(), |v| v, |a| a, rules).await;
+    let scopes = "web:read web:fetch";
+    let alice = idp.token(&url, "alice", scopes);
+    let bob = idp.token(&url, "bob", scopes);
+    let call = |token: String, name: &'static str, arguments: Value| {
+        let url = url.clone();
+        async move {
+            let r = post(&url, Some(&token), &call_body(name, arguments)).await;
+            assert_eq!(r.status(), 200);
+            let r = result(&r.text().await.unwrap());
+            assert_eq!(r["isError"], false, "{r}");
+            r["content"].to_string()
+        }
+    };
+    call(bob.clone(), "web_search", json!({"query": "b"})).await;
+    call(alice.clone(), "web_search", json!({"query": "a"})).await;
+    // Alice's second group evicts Alice's first.
+    let text = call(alice.clone(), "page_fetch", json!({"url": "https://a"})).await;
+    assert!(text.contains("`web_search` (least recently used"), "{text}");
+    // Bob's `web_search` is still on: his call activates nothing and is told of nothing.
+    let text = call(bob, "web_search", json!({"query": "b2"})).await;
+    assert!(!text.contains("Switched off"), "{text}");
+    assert!(!text.contains("activated"), "{text}");
 }
 
 fn names(text: &str) -> Vec<String> {
