@@ -158,9 +158,9 @@
 //! the state again and applies its own change and use to it, so that concurrent calls of one
 //! client through several replicas lose nothing. Every call then writes to the store once
 //! (its use is a change). A key saved before the rules were on starts from its names; a state
-//! that is not one the server wrote refuses the call, and is left as it is. A task-augmented
-//! call (`tools/call` with `task`) runs outside the rules: its result arrives later, through
-//! `tasks/result`, where no switch-off can be told.
+//! that is not one the server wrote refuses the call, and is left as it is. A call run as a
+//! task is a use too, and the rules apply when it starts; what they switch off then is told
+//! with the client's next result (the task's own arrives later, through `tasks/result`).
 //!
 //! # Selecting groups per request
 //!

@@ -146,6 +146,23 @@ impl<R: Registry> Toolkit<R> {
         }
     }
 
+    /// For a server that runs a call as a task (its result arrives later, through another
+    /// request): the call, which started from `before`, is a use, the rules apply, and what
+    /// they switch off is told with the session's next result.
+    #[doc(hidden)]
+    pub fn lifecycle_task_started(
+        &self,
+        session: &mut ManagedSession<R>,
+        before: &Session<R>,
+        name: &str,
+    ) {
+        let mut started = CallResult::empty();
+        let evicted = self.settle_quiet(session, before, name, &mut started, self.now());
+        for d in evicted {
+            session.requeue(d);
+        }
+    }
+
     async fn one_managed(
         &self,
         session: &mut ManagedSession<R>,

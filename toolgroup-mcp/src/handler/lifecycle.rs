@@ -214,6 +214,47 @@ impl<R: Registry> Handler<R> {
     }
 }
 
+impl<R: Registry> Handler<R> {
+    /// Under the toolkit's lifecycle rules, when a call of `name` was started as a task (its
+    /// result comes later, through `tasks/result`, where nothing can be told): the call, which
+    /// took the active set from `before` to `after` (a first use's activation), is a use and
+    /// the rules apply; what they switch off is told with the client's next result. `gated`:
+    /// the caller holds the key's gate. Whether the active set changed.
+    pub(super) async fn lifecycle_task(
+        &self,
+        place: &Place<R>,
+        toolkit: &Toolkit<R>,
+        before: &Session<R>,
+        after: &Session<R>,
+        name: &str,
+    ) -> Result<bool, StoreError> {
+        if toolkit.lifecycle().is_none() {
+            return Ok(false);
+        }
+        match place {
+            Place::Local => {
+                let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+                let ahead = *local.session();
+                let merged = merge(ahead, before, after);
+                *local.session_mut() = merged;
+                toolkit.lifecycle_task_started(&mut local, before, name);
+                Ok(*local.session() != ahead)
+            }
+            Place::Keyed(key) if self.keyed_rules() => {
+                let (_, changed) = self
+                    .update_managed(key, false, |managed| {
+                        let merged = merge(*managed.session(), before, after);
+                        *managed.session_mut() = merged;
+                        toolkit.lifecycle_task_started(managed, before, name);
+                    })
+                    .await?;
+                Ok(changed)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
 fn warn_dropped(dropped: &[String]) {
     if !dropped.is_empty() {
         tracing::warn!(

@@ -528,6 +528,22 @@ impl<R: Registry> ServerHandler for Handler<R> {
                 .as_task(&resolved, session, name, &arguments, &context)
                 .await
             {
+                if answer.is_ok() {
+                    match self
+                        .lifecycle_task(&place, toolkit, &session, &session, name)
+                        .await
+                    {
+                        Ok(true) if mode == Mode::List => {
+                            // Best effort: a client that went away does not need it.
+                            let _ = context.peer.notify_tool_list_changed().await;
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            // The task runs: its use is not recorded.
+                            tracing::warn!(error = %e, tool = name, "the lifecycle state could not be saved after a task started");
+                        }
+                    }
+                }
                 return answer;
             }
             let before = session;

@@ -171,6 +171,30 @@ impl<R: Registry> Handler<R> {
                 let before = self.local_session();
                 let session = activated(&before);
                 self.set_local_session(&before, session);
+                // Under rules: a use, and the cap applies (infallible for the connection).
+                let _ = self
+                    .lifecycle_task(place, &self.kit(ctx), &before, &session, name)
+                    .await;
+                session
+            }
+            Place::Keyed(_) if self.keyed_rules() => {
+                let (before, session) = match self.load(place).await {
+                    Ok(s) => (s, activated(&s)),
+                    Err(e) => {
+                        return Some(Ok(Self::error_result(format!(
+                            "`{name}` was not run: the active groups could not be loaded: {e}"
+                        ))));
+                    }
+                };
+                let kit = self.kit(ctx);
+                if let Err(e) = self
+                    .lifecycle_task(place, &kit, &before, &session, name)
+                    .await
+                {
+                    return Some(Ok(Self::error_result(format!(
+                        "`{name}` was not run: the active groups could not be saved: {e}. Nothing was changed."
+                    ))));
+                }
                 session
             }
             Place::Keyed(key) => {

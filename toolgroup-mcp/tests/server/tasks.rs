@@ -114,7 +114,7 @@ async fn connect_to(toolkit: Toolkit<Kit>, tasks: bool) -> Running {
     serve(McpServer::new(toolkit, Mode::Mask), tasks).await
 }
 
-async fn serve(server: McpServer<Kit>, tasks: bool) -> Running {
+async fn serve<R: toolgroup::Registry>(server: McpServer<R>, tasks: bool) -> Running {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let handler = server.handler_with(Session::new());
     tokio::spawn(async move {
@@ -446,25 +446,7 @@ async fn connect_switchable(tasks: bool) -> RunningService<RoleClient, Client> {
         }),
         Mode::Mask,
     );
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let handler = server.handler_with(Session::new());
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    Client {
-        tasks,
-        asked: Arc::default(),
-    }
-    .serve_with_lifecycle(
-        client_io,
-        ClientLifecycleMode::Discover {
-            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-        },
-    )
-    .await
-    .expect("the client connects")
+    serve(server, tasks).await
 }
 
 /// A first use of a task tool activates its group and runs as a task; a tool that
@@ -513,5 +495,74 @@ async fn a_first_use_runs_as_a_task_and_activates_the_group() {
                 .contains("Missing required client capability"),
         "{refused}"
     );
+    client.cancel().await.unwrap();
+}
+
+/// Tidy up.
+#[tool]
+fn tidy() -> String {
+    "tidied".to_owned()
+}
+
+#[tool_group(name = "extra", description = "Extra.", tools = [tidy])]
+struct Extra;
+
+#[toolkit]
+struct Capped {
+    #[basic]
+    other: Other,
+    reports: Reports,
+    extra: Extra,
+}
+
+/// The text of a complete `tools/call` answer.
+fn complete_text(answer: CallToolResponse) -> String {
+    let CallToolResponse::Complete(result) = answer else {
+        panic!("not a complete result: {answer:?}");
+    };
+    crate::support::text(&result)
+}
+
+/// Under lifecycle rules, a call run as a task is a call and a use like any other: it counts
+/// towards `idle_requests`, and what the rules switch off is told with the next result (the
+/// task's own arrives through `tasks/result`).
+#[tokio::test]
+async fn a_task_started_on_first_use_is_under_the_rules() {
+    let toolkit = Toolkit::new(Capped {
+        other: Other,
+        reports: Reports,
+        extra: Extra,
+    })
+    .with_lifecycle(toolgroup::lifecycle::Lifecycle::new().idle_requests(2))
+    .unwrap();
+    let client = serve(McpServer::new(toolkit, Mode::Mask), true).await;
+    let tidy = || params("tidy", json!({}));
+    let text = complete_text(client.peer().call_tool_once(tidy()).await.unwrap());
+    assert!(text.contains("activated the group `extra`"), "{text}");
+    let answer = client
+        .peer()
+        .call_tool_once(params("write_report", json!({"steps": 1})))
+        .await
+        .expect("tools/call");
+    let CallToolResponse::Task(created) = answer else {
+        panic!("not a task: {answer:?}");
+    };
+    until_ended(&client, &created.task.task_id).await;
+    let text = complete_text(
+        client
+            .peer()
+            .call_tool_once(params("hello", json!({})))
+            .await
+            .unwrap(),
+    );
+    // `tidy`, the task, `hello`: `extra` is unused by the last two calls.
+    assert!(
+        text.contains("`extra` (unused by the last 2 tool call(s))"),
+        "{text}"
+    );
+    assert!(!text.contains("activated"), "reports stayed active: {text}");
+    // `extra` was switched off: calling its tool brings it back.
+    let text = complete_text(client.peer().call_tool_once(tidy()).await.unwrap());
+    assert!(text.contains("activated the group `extra`"), "{text}");
     client.cancel().await.unwrap();
 }
