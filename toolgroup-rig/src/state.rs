@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use toolgroup::lifecycle::ManagedSession;
-use toolgroup::registry::Registry;
+use toolgroup::registry::{GroupId, Registry};
 use toolgroup::{CallContext, CallResult, Session, Toolkit};
 
 /// The names an agent's tool server holds, as the adapter registered them.
@@ -81,6 +81,11 @@ impl<R: Registry> Shared<R> {
 
     /// Run one call through the toolkit on the session (with the conversation's per-call
     /// data and `extra`, if any), keeping what it changed.
+    ///
+    /// rig runs a turn's calls concurrently, so a call runs on a copy of the active set (no
+    /// lock is held across a tool's await) and then writes back only the groups it switched
+    /// on or off, into the state as the other calls left it; the lifecycle rules are applied
+    /// to that state. Two calls activating two groups on first use both keep theirs.
     pub(crate) async fn call<T: Clone + Send + Sync + 'static>(
         &self,
         toolkit: &Toolkit<R>,
@@ -88,23 +93,34 @@ impl<R: Registry> Shared<R> {
         arguments: toolgroup::args::Arguments<'_>,
         extra: Option<T>,
     ) -> CallResult {
-        let mut session = self.managed();
-        let before = session.clone();
-        let result = match (&self.context, extra) {
-            (None, None) => toolkit.call_managed(&mut session, name, arguments).await,
+        let before = {
+            let mut managed = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+            toolkit.lifecycle_before_call(&mut managed);
+            *managed.session()
+        };
+        let mut session = before;
+        let mut result = match (&self.context, extra) {
+            (None, None) => toolkit.call(&mut session, name, arguments).await,
             (base, extra) => {
                 let mut context = base.clone().unwrap_or_default();
                 if let Some(extra) = extra {
                     context.extensions_mut().insert(extra);
                 }
                 toolkit
-                    .call_managed_with(&mut session, name, arguments, &context)
+                    .call_with(&mut session, name, arguments, &context)
                     .await
             }
         };
-        if session != before {
-            self.set_managed(session);
+        let mut managed = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut merged = *managed.session();
+        for &group in R::Group::ALL {
+            if before.is_active(group) != session.is_active(group) {
+                merged.set_active(group, session.is_active(group));
+            }
         }
+        *managed.session_mut() = merged;
+        let first_use = toolkit.first_use_activation();
+        toolkit.lifecycle_after_call(&mut managed, &before, name, &mut result, first_use);
         result
     }
 }

@@ -491,3 +491,75 @@ async fn each_model_call_after_tool_calls_ends_a_turn_for_the_lifecycle_rules() 
         ["scraping"]
     );
 }
+
+/// Look something up, after a pause (a network call's await).
+#[tool]
+async fn look_up(
+    /// What.
+    what: String,
+) -> String {
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    format!("found {what}")
+}
+
+/// Measure something, after a pause.
+#[tool]
+async fn measure(
+    /// What.
+    what: String,
+) -> String {
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    format!("measured {what}")
+}
+
+#[tool_group(name = "lookup", description = "Looking up.", tools = [look_up])]
+struct Lookup;
+
+#[tool_group(name = "metrics", description = "Measuring.", tools = [measure])]
+struct Metrics;
+
+#[toolkit]
+struct Slow {
+    lookup: Lookup,
+    metrics: Metrics,
+}
+
+/// With `tool_concurrency`, rig runs a turn's calls concurrently: each call's use is kept,
+/// none overwrites another's (the state counts every call).
+#[tokio::test]
+async fn concurrent_calls_in_one_turn_each_keep_their_use() {
+    use toolgroup::lifecycle::Lifecycle;
+    let kit = Toolkit::new(Slow {
+        lookup: Lookup,
+        metrics: Metrics,
+    })
+    .with_lifecycle(Lifecycle::new().max_active(2))
+    .unwrap();
+    let rig = RigToolkit::new(kit);
+    let (_, agent) = scripted(
+        &rig,
+        [
+            call(
+                "c1",
+                "reset_tools",
+                json!({"lookup": true, "metrics": true}),
+            ),
+            batch(&[
+                ("c2", "look_up", json!({"what": "a"})),
+                ("c3", "measure", json!({"what": "b"})),
+            ]),
+        ],
+    );
+    let conversation = rig.conversation();
+    let response = conversation
+        .prompt(&agent, "go")
+        .tool_concurrency(2)
+        .await
+        .unwrap();
+    let got = answers(&response.messages);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(got.iter().all(|a| !a.is_error), "{got:?}");
+    let state = serde_json::to_value(conversation.managed_session()).unwrap();
+    assert_eq!(state["requests"], 3, "{state}");
+    assert_eq!(state["active"], json!(["lookup", "metrics"]), "{state}");
+}
