@@ -11,6 +11,7 @@ mod common;
 mod png;
 
 mod catalog;
+mod code;
 mod compile_errors_page;
 mod context;
 mod dispatch;

@@ -52,6 +52,10 @@ pub mod provider;
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 
+#[cfg(feature = "code-mode")]
+#[cfg_attr(docsrs, doc(cfg(feature = "code-mode")))]
+pub mod code;
+
 pub use context::{CallContext, Extension, ToolContext};
 pub use futures::BoxFuture;
 pub use group::ToolGroup;

@@ -1,0 +1,494 @@
+//! Code mode: the model writes one program that calls the tools, instead of one model round
+//! trip per call (feature `code-mode`).
+//!
+//! A [`CodeMode`] shows the model the toolkit's tools as a TypeScript API (each group a
+//! `namespace`, its description and instructions as the doc comment; each tool an `async`
+//! function typed from its schemas) in the description of one tool, `run_program`, and runs
+//! the program the model sends in an embedded JavaScript engine (QuickJS, through
+//! `rquickjs`). Every call the program makes goes through [`Toolkit::call_with`] exactly as a
+//! model's call does (the session, first-use activation, policies and approval, timeouts,
+//! middleware); the calls a program makes before it waits (`Promise.all`) run concurrently.
+//! The model gets back the program's value as structured content, with what it logged and
+//! the calls it made.
+//!
+//! ```
+//! # use toolgroup::prelude::*;
+//! # use toolgroup::code::CodeMode;
+//! # use serde_json::json;
+//! /// Add two numbers.
+//! #[tool]
+//! fn add(
+//!     /// The first.
+//!     a: i64,
+//!     /// The second.
+//!     b: i64,
+//! ) -> i64 {
+//!     a + b
+//! }
+//!
+//! #[tool_group(name = "math", description = "Arithmetic.", tools = [add])]
+//! struct Math;
+//!
+//! #[toolkit]
+//! struct Kit {
+//!     #[basic]
+//!     math: Math,
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let code = CodeMode::new(Toolkit::new(Kit { math: Math }));
+//! let mut session = code.toolkit().session();
+//! let program = "const [x, y] = await Promise.all([math.add({a: 1, b: 2}), math.add({a: 3, b: 4})]);\n\
+//!                return math.add({a: x, b: y});";
+//! let result = code.run(&mut session, program).await;
+//! assert!(!result.is_error, "{}", result.text_joined());
+//! assert_eq!(result.structured_content.unwrap()["result"], json!(10));
+//! # });
+//! ```
+//!
+//! # Engine
+//!
+//! QuickJS (`rquickjs`), chosen over Boa (`boa_engine`, pure Rust) for what a sandbox needs:
+//! a hard memory limit, a stack limit and an interrupt (the wall-clock limit) are QuickJS's
+//! own settings, where Boa bounds loops and recursion but not memory; and QuickJS compiles as
+//! one C library, in a fraction of Boa's build time. Each run gets a fresh runtime on a
+//! thread of its own, so that the run's future is `Send`, nothing leaks from one run to the
+//! next, and a program that never yields cannot block the caller's executor.
+//!
+//! # Limits
+//!
+//! Every run is bounded by [`Limits`]: wall time (the program's own code and its tools'
+//! calls together), memory, stack, tool calls and output (log and value). A limit passed is
+//! an error result naming it; the toolkit and other runs go on.
+
+mod engine;
+mod js;
+mod typescript;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::futures::JoinAll;
+use crate::meta::{ToolAnnotations, ToolDefinition};
+use crate::registry::{GroupId, Registry};
+use crate::result::CallResult;
+use crate::session::Session;
+use crate::toolkit::Toolkit;
+use crate::{BoxFuture, CallContext};
+
+/// The name of the tool that runs a program.
+pub const RUN_PROGRAM: &str = "run_program";
+
+/// The bounds of one run. Each has a default; set them with the builder methods.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    time: Duration,
+    memory: usize,
+    stack: usize,
+    calls: usize,
+    output: usize,
+}
+
+impl Default for Limits {
+    /// 30 s, 64 MiB of memory, 512 KiB of stack, 100 tool calls, 256 KiB of output.
+    fn default() -> Self {
+        Limits {
+            time: Duration::from_secs(30),
+            memory: 64 << 20,
+            stack: 512 << 10,
+            calls: 100,
+            output: 256 << 10,
+        }
+    }
+}
+
+impl Limits {
+    /// The defaults ([`Limits::default`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The wall time of a run: the program and its tool calls together.
+    #[must_use]
+    pub fn time(mut self, time: Duration) -> Self {
+        self.time = time;
+        self
+    }
+
+    /// The engine's memory, in bytes (at least 1 MiB: the engine needs some to start).
+    #[must_use]
+    pub fn memory(mut self, bytes: usize) -> Self {
+        self.memory = bytes.max(1 << 20);
+        self
+    }
+
+    /// The engine's stack, in bytes (at least 64 KiB).
+    #[must_use]
+    pub fn stack(mut self, bytes: usize) -> Self {
+        self.stack = bytes.max(64 << 10);
+        self
+    }
+
+    /// How many tool calls a run may make.
+    #[must_use]
+    pub fn calls(mut self, calls: usize) -> Self {
+        self.calls = calls;
+        self
+    }
+
+    /// How many bytes a run may log, and how large its value may be (as JSON).
+    #[must_use]
+    pub fn output(mut self, bytes: usize) -> Self {
+        self.output = bytes;
+        self
+    }
+}
+
+/// A toolkit shown as a TypeScript API, and the runner of the programs that call it (see the
+/// [module docs](self)).
+pub struct CodeMode<R: Registry> {
+    toolkit: Arc<Toolkit<R>>,
+    limits: Limits,
+    /// The descriptions of `run_program` made so far, one per set of declarations, interned
+    /// (a definition's description is `&'static str`): as many as the distinct active sets
+    /// the model was shown, not one per request.
+    descriptions: std::sync::Mutex<rustc_hash::FxHashMap<String, &'static str>>,
+}
+
+impl<R: Registry> std::fmt::Debug for CodeMode<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodeMode")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R: Registry> CodeMode<R> {
+    /// Code mode over `toolkit`, with the default [`Limits`].
+    pub fn new(toolkit: impl Into<Arc<Toolkit<R>>>) -> Self {
+        CodeMode {
+            toolkit: toolkit.into(),
+            limits: Limits::default(),
+            descriptions: std::sync::Mutex::default(),
+        }
+    }
+
+    /// Bound each run by `limits`.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The toolkit.
+    pub fn toolkit(&self) -> &Toolkit<R> {
+        &self.toolkit
+    }
+
+    /// The limits of each run.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The TypeScript declarations of what a program of `session` may call: the namespaces
+    /// of the groups whose tools the session is shown (as [`Toolkit::definitions`] lists
+    /// them), and `reset_tools` (a global function) where the toolkit has it.
+    pub fn declarations(&self, session: &Session<R>) -> String {
+        let (namespaces, globals) = self.shown(session);
+        typescript::declarations(&namespaces, &globals)
+    }
+
+    /// The definition of `run_program` for `session`: its description carries the
+    /// [`declarations`](Self::declarations). List it beside (or instead of) the toolkit's
+    /// own tools, in any provider's rendering
+    /// ([`Provider::render_definition`](crate::provider::Provider::render_definition)).
+    pub fn definition(&self, session: &Session<R>) -> ToolDefinition {
+        let description = format!(
+            "Run a JavaScript program (the body of an async function) that calls the tools declared below, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all. A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{}```",
+            self.limits.time,
+            self.limits.calls,
+            self.limits.output >> 10,
+            self.declarations(session)
+        );
+        let description = {
+            let mut interned = self
+                .descriptions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match interned.get(&description) {
+                Some(text) => *text,
+                None => {
+                    let text: &'static str = Box::leak(description.clone().into_boxed_str());
+                    interned.insert(description, text);
+                    text
+                }
+            }
+        };
+        ToolDefinition {
+            name: RUN_PROGRAM,
+            description,
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "program": {
+                        "type": "string",
+                        "description": "The program: JavaScript statements, run as the body of an async function; `return` its result."
+                    }
+                },
+                "required": ["program"],
+                "additionalProperties": false
+            }),
+            output_schema: None,
+            annotations: ToolAnnotations::default(),
+            task: crate::meta::TaskSupport::Forbidden,
+            group: None,
+            always_on: true,
+            from_rust: false,
+        }
+    }
+
+    /// Answer a model's call: `run_program` runs its program, any other name is the
+    /// toolkit's call.
+    pub async fn call(
+        &self,
+        session: &mut Session<R>,
+        name: &str,
+        arguments: &Value,
+    ) -> CallResult {
+        if name != RUN_PROGRAM {
+            return self.toolkit.call(session, name, arguments).await;
+        }
+        match arguments.get("program").and_then(Value::as_str) {
+            Some(program) => self.run(session, program).await,
+            None => CallResult::error(
+                "`run_program` was not run: its arguments must be {\"program\": \"<JavaScript>\"}",
+            ),
+        }
+    }
+
+    /// Run `program` (the body of an async function) on `session`.
+    pub fn run<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        program: &'a str,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        self.run_cx(session, program, None)
+    }
+
+    /// [`run`](Self::run) with the caller's [`CallContext`], which every tool call of the
+    /// program carries (per-call data, the cancellation token, a progress observer).
+    pub fn run_with<'a>(
+        &'a self,
+        session: &'a mut Session<R>,
+        program: &'a str,
+        context: &'a CallContext,
+    ) -> impl Future<Output = CallResult> + Send + 'a {
+        self.run_cx(session, program, Some(context))
+    }
+
+    async fn run_cx(
+        &self,
+        session: &mut Session<R>,
+        program: &str,
+        context: Option<&CallContext>,
+    ) -> CallResult {
+        let prelude = self.prelude();
+        let limits = self.limits.clone();
+        let (to_host, mut from_run) = tokio::sync::mpsc::unbounded_channel();
+        let (answer, answers) = std::sync::mpsc::channel();
+        let source = program.to_owned();
+        let thread_limits = limits.clone();
+        let spawned = std::thread::Builder::new()
+            .name("toolgroup-program".to_owned())
+            // The engine's own stack limit, and room for the host's frames below it.
+            .stack_size(limits.stack + (1 << 20))
+            .spawn(move || engine::run(&source, &prelude, &thread_limits, &to_host, &answers));
+        if let Err(e) = spawned {
+            return CallResult::error(format!(
+                "`{RUN_PROGRAM}` was not run: no thread for the program ({e})"
+            ));
+        }
+        let mut made: Vec<(String, bool)> = Vec::new();
+        let ended = loop {
+            let Some(message) = from_run.recv().await else {
+                break None;
+            };
+            match message {
+                engine::ToHost::Calls(batch) => {
+                    let answered = self.answer(session, &batch, context).await;
+                    made.extend(answered.iter().map(|(tool, a)| (tool.clone(), a.ok)));
+                    if answer
+                        .send(answered.into_iter().map(|(_, a)| a).collect())
+                        .is_err()
+                    {
+                        break None;
+                    }
+                }
+                engine::ToHost::Done(ended) => break Some(ended),
+            }
+        };
+        match ended {
+            Some(ended) => report(ended, &made, &limits),
+            None => CallResult::error(format!(
+                "`{RUN_PROGRAM}` failed: the program's engine stopped without an answer"
+            )),
+        }
+    }
+
+    /// Run one batch of the program's calls concurrently, each on a copy of the session; then
+    /// keep, in call order, what each switched on or off.
+    async fn answer(
+        &self,
+        session: &mut Session<R>,
+        batch: &[engine::Pending],
+        context: Option<&CallContext>,
+    ) -> Vec<(String, engine::Answer)> {
+        let start = *session;
+        let toolkit = &*self.toolkit;
+        let futures: Vec<BoxFuture<'_, (CallResult, Session<R>)>> = batch
+            .iter()
+            .map(|pending| {
+                let fut: BoxFuture<'_, (CallResult, Session<R>)> = Box::pin(async move {
+                    let mut own = start;
+                    let arguments = pending.arguments.as_str();
+                    let result = match context {
+                        Some(c) => {
+                            toolkit
+                                .call_with(&mut own, &pending.tool, arguments, c)
+                                .await
+                        }
+                        None => toolkit.call(&mut own, &pending.tool, arguments).await,
+                    };
+                    (result, own)
+                });
+                fut
+            })
+            .collect();
+        let results = JoinAll::new(futures).await;
+        let mut out = Vec::with_capacity(results.len());
+        for (pending, (result, after)) in batch.iter().zip(results) {
+            for &group in R::Group::ALL {
+                if start.is_active(group) != after.is_active(group) {
+                    session.set_active(group, after.is_active(group));
+                }
+            }
+            let (ok, text) = if result.is_error {
+                (false, result.text_joined())
+            } else {
+                let value = result
+                    .structured_content
+                    .clone()
+                    .unwrap_or_else(|| Value::from(result.text_joined()));
+                (true, value.to_string())
+            };
+            out.push((
+                pending.tool.clone(),
+                engine::Answer {
+                    id: pending.id,
+                    ok,
+                    text,
+                },
+            ));
+        }
+        out
+    }
+
+    /// The bindings of every tool a program may call: all groups (the toolkit decides, call
+    /// by call, what the session allows, as for a model's call) and the tools of no group.
+    fn prelude(&self) -> String {
+        let mut namespaces: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut functions: Vec<&str> = Vec::new();
+        for def in self.toolkit.all_definitions() {
+            match def.group {
+                Some(group) => match namespaces.iter_mut().find(|(g, _)| *g == group) {
+                    Some((_, tools)) => tools.push(def.name),
+                    None => namespaces.push((group, vec![def.name])),
+                },
+                None => functions.push(def.name),
+            }
+        }
+        js::prelude(&namespaces, &functions, &self.limits)
+    }
+
+    /// The namespaces and global functions `session` is shown.
+    fn shown(
+        &self,
+        session: &Session<R>,
+    ) -> (Vec<typescript::Namespace<'_>>, Vec<&ToolDefinition>) {
+        let mut namespaces: Vec<typescript::Namespace<'_>> = Vec::new();
+        let mut globals = Vec::new();
+        for def in self.toolkit.definitions(session) {
+            let Some(group) = def.group else {
+                globals.push(def);
+                continue;
+            };
+            match namespaces.iter_mut().find(|n| n.name == group) {
+                Some(namespace) => namespace.tools.push(def),
+                None => {
+                    let info = self.toolkit.groups().iter().find(|g| g.name == group);
+                    let doc = match info {
+                        Some(info) => match info.instructions {
+                            Some(instructions) => {
+                                format!("{}\n\n{instructions}", info.description)
+                            }
+                            None => info.description.to_owned(),
+                        },
+                        None => String::new(),
+                    };
+                    namespaces.push(typescript::Namespace {
+                        name: group,
+                        doc,
+                        tools: vec![def],
+                    });
+                }
+            }
+        }
+        (namespaces, globals)
+    }
+}
+
+/// The run's result: the value, the log and the calls as structured content (and as text),
+/// or the failure with the log and the calls that ran before it.
+fn report(ended: engine::Ended, made: &[(String, bool)], limits: &Limits) -> CallResult {
+    let calls: Vec<Value> = made
+        .iter()
+        .map(|(tool, ok)| json!({"tool": tool, "ok": ok}))
+        .collect();
+    match ended.outcome {
+        Ok(value) if value.len() > limits.output => CallResult::error(format!(
+            "`{RUN_PROGRAM}`: the program's value is {} bytes as JSON, over its output limit ({} bytes); return less (the calls it made: {})",
+            value.len(),
+            limits.output,
+            calls.len()
+        )),
+        Ok(value) => {
+            let value: Value = serde_json::from_str(&value).unwrap_or(Value::Null);
+            CallResult::structured(&json!({
+                "result": value,
+                "logs": ended.logs,
+                "calls": calls,
+            }))
+        }
+        Err(failure) => {
+            let mut text = String::from("The program failed: ");
+            text.push_str(&failure.message);
+            if let Some((line, column)) = failure.at {
+                text.push_str(&format!(" (line {line}, column {column})"));
+            }
+            text.push('.');
+            if !calls.is_empty() {
+                text.push_str(&format!(
+                    "\nCalls made before it failed: {}.",
+                    Value::from(calls)
+                ));
+            }
+            if !ended.logs.is_empty() {
+                text.push_str("\nLog:\n");
+                text.push_str(&ended.logs.join("\n"));
+            }
+            CallResult::error(text)
+        }
+    }
+}
