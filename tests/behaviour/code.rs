@@ -430,3 +430,85 @@ async fn the_call_api_routes_run_program_and_refuses_bad_arguments() {
         .await;
     assert_eq!(r.text_joined(), "noted: direct");
 }
+
+#[allow(dead_code)]
+#[path = "../../examples/support/fleet.rs"]
+mod fleet;
+
+/// Every group of `toolkit` active: its whole declarations.
+fn all_declarations<R: toolgroup::Registry>(toolkit: Toolkit<R>) -> String {
+    let code = CodeMode::new(toolkit);
+    let mut session = code.toolkit().session();
+    for &group in R::Group::ALL {
+        session.set_active(group, true);
+    }
+    code.declarations(&session)
+}
+
+/// The declarations of the example toolkits and of this file's pass `tsc --strict` (npm
+/// `typescript`, at `TYPESCRIPT`, which `.ci/run` installs; skipped with a notice without it).
+#[test]
+fn the_declarations_type_check_with_tsc_strict() {
+    use toolgroup::registry::GroupId as _;
+    let dir = std::env::temp_dir().join(format!("toolgroup-dts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        (
+            "quickstart.d.ts",
+            all_declarations(crate::common::quickstart::toolkit()),
+        ),
+        ("fleet.d.ts", all_declarations(fleet::toolkit())),
+        (
+            "code_test.d.ts",
+            all_declarations(Toolkit::new(Kit {
+                notes: Notes,
+                web: Web,
+            })),
+        ),
+    ];
+    let mut paths = Vec::new();
+    for (name, text) in &files {
+        assert!(text.contains("declare namespace"), "{name}: {text}");
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        paths.push(path);
+    }
+    // A program against them: the declarations are what a program is checked with.
+    let program = dir.join("program.ts");
+    std::fs::write(
+        &program,
+        "async function main() {\n  const hits: string[] = await web.search({ query: \"q\" });\n  const s = await web.summarise({ page: hits[0], style: \"short\" });\n  console.log(s.title, s.words, s.site ?? \"\");\n  await reset_tools({ web: true });\n}\nmain();\n",
+    )
+    .unwrap();
+    let Ok(typescript) = std::env::var("TYPESCRIPT") else {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: TYPESCRIPT is not set (npm's typescript package folder; .ci/run installs one)"
+        );
+        return;
+    };
+    // Each file alone (their namespaces are separate programs), the program with its own.
+    for (i, path) in paths.iter().enumerate() {
+        let mut inputs = vec![path.clone()];
+        if i == 2 {
+            // A program written against this file's declarations.
+            inputs.push(program.clone());
+        }
+        let out = std::process::Command::new("node")
+            .arg(std::path::Path::new(&typescript).join("bin/tsc"))
+            .args([
+                "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022",
+            ])
+            .args(&inputs)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "tsc --strict on {inputs:?}:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
