@@ -65,6 +65,9 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) request_state: Arc<rmcp::model::RequestStateCodec>,
     /// Where tasks are kept, and the ones this process runs.
     pub(crate) tasks: Arc<tasks::run::Tasks>,
+    /// Code mode: `run_program` listed and answered, each run under these limits.
+    #[cfg(feature = "code-mode")]
+    pub(crate) code: Option<toolgroup_core::code::Limits>,
 }
 
 /// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
@@ -94,6 +97,8 @@ impl<R: Registry> Clone for Shared<R> {
             auth: self.auth.clone(),
             request_state: self.request_state.clone(),
             tasks: self.tasks.clone(),
+            #[cfg(feature = "code-mode")]
+            code: self.code.clone(),
         }
     }
 }
@@ -236,6 +241,8 @@ impl<R: Registry> McpServer<R> {
             auth: None,
             request_state: Arc::new(input::random_codec()),
             tasks: Arc::new(tasks::run::Tasks::default()),
+            #[cfg(feature = "code-mode")]
+            code: None,
         };
         shared.render_tools();
         McpServer {
@@ -355,6 +362,20 @@ impl<R: Registry> McpServer<R> {
     #[must_use]
     pub fn with_reset_tools_listed(mut self, on: bool) -> Self {
         self.shared_mut().reset_listed = Some(on);
+        self
+    }
+
+    /// Code mode: list `run_program` beside the tools (its description declares, in
+    /// TypeScript, the tools the request's client is shown; in mask mode, every group's) and
+    /// run the programs it is called with, each under `limits`. A program's calls are made
+    /// on the request's active set with the request's principal's tools, and what they
+    /// switch on or off is kept where the set lives (the connection, or the store under the
+    /// client's key; in selected mode, nowhere). See `toolgroup::code`.
+    #[cfg(feature = "code-mode")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "code-mode")))]
+    #[must_use]
+    pub fn with_code_mode(mut self, limits: toolgroup_core::code::Limits) -> Self {
+        self.shared_mut().code = Some(limits);
         self
     }
 

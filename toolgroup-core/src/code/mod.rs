@@ -151,10 +151,24 @@ impl Limits {
 pub struct CodeMode<R: Registry> {
     toolkit: Arc<Toolkit<R>>,
     limits: Limits,
-    /// The descriptions of `run_program` made so far, one per set of declarations, interned
-    /// (a definition's description is `&'static str`): as many as the distinct active sets
-    /// the model was shown, not one per request.
-    descriptions: std::sync::Mutex<rustc_hash::FxHashMap<String, &'static str>>,
+}
+
+/// `text` as a `&'static str` (a definition's description is one), kept once per distinct
+/// text in the process: as many as the distinct sets of declarations the models were shown,
+/// not one per request.
+fn intern(text: String) -> &'static str {
+    static INTERNED: std::sync::OnceLock<std::sync::Mutex<rustc_hash::FxHashSet<&'static str>>> =
+        std::sync::OnceLock::new();
+    let mut interned = INTERNED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(kept) = interned.get(text.as_str()) {
+        return kept;
+    }
+    let kept: &'static str = Box::leak(text.into_boxed_str());
+    interned.insert(kept);
+    kept
 }
 
 impl<R: Registry> std::fmt::Debug for CodeMode<R> {
@@ -171,7 +185,6 @@ impl<R: Registry> CodeMode<R> {
         CodeMode {
             toolkit: toolkit.into(),
             limits: Limits::default(),
-            descriptions: std::sync::Mutex::default(),
         }
     }
 
@@ -196,8 +209,7 @@ impl<R: Registry> CodeMode<R> {
     /// of the groups whose tools the session is shown (as [`Toolkit::definitions`] lists
     /// them), and `reset_tools` (a global function) where the toolkit has it.
     pub fn declarations(&self, session: &Session<R>) -> String {
-        let (namespaces, globals) = self.shown(session);
-        typescript::declarations(&namespaces, &globals)
+        declarations(&self.toolkit, session)
     }
 
     /// The definition of `run_program` for `session`: its description carries the
@@ -205,48 +217,7 @@ impl<R: Registry> CodeMode<R> {
     /// own tools, in any provider's rendering
     /// ([`Provider::render_definition`](crate::provider::Provider::render_definition)).
     pub fn definition(&self, session: &Session<R>) -> ToolDefinition {
-        let description = format!(
-            "Run a JavaScript program (the body of an async function) that calls the tools declared below, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all. A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{}```",
-            self.limits.time,
-            self.limits.calls,
-            self.limits.output >> 10,
-            self.declarations(session)
-        );
-        let description = {
-            let mut interned = self
-                .descriptions
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            match interned.get(&description) {
-                Some(text) => *text,
-                None => {
-                    let text: &'static str = Box::leak(description.clone().into_boxed_str());
-                    interned.insert(description, text);
-                    text
-                }
-            }
-        };
-        ToolDefinition {
-            name: RUN_PROGRAM,
-            description,
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "program": {
-                        "type": "string",
-                        "description": "The program: JavaScript statements, run as the body of an async function; `return` its result."
-                    }
-                },
-                "required": ["program"],
-                "additionalProperties": false
-            }),
-            output_schema: None,
-            annotations: ToolAnnotations::default(),
-            task: crate::meta::TaskSupport::Forbidden,
-            group: None,
-            always_on: true,
-            from_rust: false,
-        }
+        definition(&self.toolkit, session, &self.limits)
     }
 
     /// Answer a model's call: `run_program` runs its program, any other name is the
@@ -411,42 +382,86 @@ impl<R: Registry> CodeMode<R> {
         }
         js::prelude(&namespaces, &functions, &self.limits)
     }
+}
 
-    /// The namespaces and global functions `session` is shown.
-    fn shown(
-        &self,
-        session: &Session<R>,
-    ) -> (Vec<typescript::Namespace<'_>>, Vec<&ToolDefinition>) {
-        let mut namespaces: Vec<typescript::Namespace<'_>> = Vec::new();
-        let mut globals = Vec::new();
-        for def in self.toolkit.definitions(session) {
-            let Some(group) = def.group else {
-                globals.push(def);
-                continue;
-            };
-            match namespaces.iter_mut().find(|n| n.name == group) {
-                Some(namespace) => namespace.tools.push(def),
-                None => {
-                    let info = self.toolkit.groups().iter().find(|g| g.name == group);
-                    let doc = match info {
-                        Some(info) => match info.instructions {
-                            Some(instructions) => {
-                                format!("{}\n\n{instructions}", info.description)
-                            }
-                            None => info.description.to_owned(),
-                        },
-                        None => String::new(),
-                    };
-                    namespaces.push(typescript::Namespace {
-                        name: group,
-                        doc,
-                        tools: vec![def],
-                    });
+/// The TypeScript declarations of what a program of `session` may call in `toolkit` (what
+/// [`CodeMode::declarations`] gives, for a toolkit held elsewhere).
+pub fn declarations<R: Registry>(toolkit: &Toolkit<R>, session: &Session<R>) -> String {
+    let (namespaces, globals) = shown(toolkit, session);
+    typescript::declarations(&namespaces, &globals)
+}
+
+/// The definition of `run_program` for `session` of `toolkit` under `limits` (what
+/// [`CodeMode::definition`] gives, for a toolkit held elsewhere).
+pub fn definition<R: Registry>(
+    toolkit: &Toolkit<R>,
+    session: &Session<R>,
+    limits: &Limits,
+) -> ToolDefinition {
+    let description = format!(
+        "Run a JavaScript program (the body of an async function) that calls the tools declared below, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all. A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{}```",
+        limits.time,
+        limits.calls,
+        limits.output >> 10,
+        declarations(toolkit, session)
+    );
+    ToolDefinition {
+        name: RUN_PROGRAM,
+        description: intern(description),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "program": {
+                    "type": "string",
+                    "description": "The program: JavaScript statements, run as the body of an async function; `return` its result."
                 }
+            },
+            "required": ["program"],
+            "additionalProperties": false
+        }),
+        output_schema: None,
+        annotations: ToolAnnotations::default(),
+        task: crate::meta::TaskSupport::Forbidden,
+        group: None,
+        always_on: true,
+        from_rust: false,
+    }
+}
+
+/// The namespaces and global functions `session` is shown.
+fn shown<'a, R: Registry>(
+    toolkit: &'a Toolkit<R>,
+    session: &Session<R>,
+) -> (Vec<typescript::Namespace<'a>>, Vec<&'a ToolDefinition>) {
+    let mut namespaces: Vec<typescript::Namespace<'_>> = Vec::new();
+    let mut globals = Vec::new();
+    for def in toolkit.definitions(session) {
+        let Some(group) = def.group else {
+            globals.push(def);
+            continue;
+        };
+        match namespaces.iter_mut().find(|n| n.name == group) {
+            Some(namespace) => namespace.tools.push(def),
+            None => {
+                let info = toolkit.groups().iter().find(|g| g.name == group);
+                let doc = match info {
+                    Some(info) => match info.instructions {
+                        Some(instructions) => {
+                            format!("{}\n\n{instructions}", info.description)
+                        }
+                        None => info.description.to_owned(),
+                    },
+                    None => String::new(),
+                };
+                namespaces.push(typescript::Namespace {
+                    name: group,
+                    doc,
+                    tools: vec![def],
+                });
             }
         }
-        (namespaces, globals)
     }
+    (namespaces, globals)
 }
 
 /// The run's result: the value, the log and the calls as structured content (and as text),

@@ -1,6 +1,8 @@
 //! The rmcp `ServerHandler` over a toolkit.
 
 mod call;
+#[cfg(feature = "code-mode")]
+mod code;
 mod entitled;
 mod extension;
 mod lifecycle;
@@ -134,7 +136,8 @@ impl<R: Registry> Handler<R> {
         // Asked once per listing, not per tool.
         let reset_listed = self.reset_listed();
         let listed_here = |name: &str| reset_listed || name != toolgroup_core::meta::RESET_TOOLS;
-        match mode {
+        #[cfg_attr(not(feature = "code-mode"), allow(unused_mut))]
+        let mut listed: Vec<Cow<'a, Tool>> = match mode {
             // A principal's toolkit: its own tools, in the same order.
             Mode::Mask if !std::ptr::eq(toolkit, self.toolkit()) => toolkit
                 .all_definitions()
@@ -169,7 +172,12 @@ impl<R: Registry> Handler<R> {
                 .definitions(session)
                 .map(|d| self.tool_of(d))
                 .collect(),
+        };
+        #[cfg(feature = "code-mode")]
+        if let Some(limits) = &self.shared.code {
+            listed.push(self.program_tool(toolkit, mode, session, limits));
         }
+        listed
     }
 
     /// The MCP definition of a listed tool: rendered once for compiled-in tools, now for
@@ -429,6 +437,13 @@ impl<R: Registry> ServerHandler for Handler<R> {
         }
         if self.scoped(&context) {
             return self.scoped_call(request, &context).await;
+        }
+        #[cfg(feature = "code-mode")]
+        if request.name == toolgroup_core::code::RUN_PROGRAM
+            && let Some(limits) = self.shared.code.clone()
+        {
+            let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+            return self.program_call(&arguments, &context, &limits).await;
         }
         let name = request.name.as_ref();
         let arguments = Value::Object(request.arguments.unwrap_or_default());

@@ -14,6 +14,13 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+#[cfg(feature = "code-mode")]
+#[path = "../support/python.rs"]
+mod python;
+
+#[cfg(feature = "code-mode")]
+mod code_mode;
+
 mod groups_extension;
 mod groups_hidden;
 mod groups_own_server;

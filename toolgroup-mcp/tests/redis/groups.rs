@@ -35,30 +35,10 @@ async fn replica_with(url: &str, prefix: &str, first_use: bool) -> String {
     format!("http://{addr}/mcp")
 }
 
-async fn call(
-    http: &reqwest::Client,
-    url: &str,
-    user: &str,
-    name: &str,
-    arguments: Value,
-) -> Value {
+async fn call(url: &str, user: &str, name: &str, arguments: Value) -> Value {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": name, "arguments": arguments}});
-    let text = http
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-06-18")
-        .header("x-user", user)
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    v["result"].clone()
+    support::post_as(url, user, &body).await["result"].clone()
 }
 
 #[tokio::test]
@@ -67,9 +47,8 @@ async fn an_activation_on_first_use_is_kept_in_the_store_for_every_replica() {
     let prefix = prefix();
     let a = replica_with(&url, &prefix, true).await;
     let b = replica_with(&url, &prefix, true).await;
-    let http = reqwest::Client::new();
 
-    let r = call(&http, &a, "eve", "web_search", json!({"query": "q"})).await;
+    let r = call(&a, "eve", "web_search", json!({"query": "q"})).await;
     assert_eq!(r["isError"], false, "{r}");
     assert!(
         r.to_string()
@@ -78,11 +57,11 @@ async fn an_activation_on_first_use_is_kept_in_the_store_for_every_replica() {
     );
     // The other replica reads the activation from the store: the group is active there, so
     // its call carries no second activation.
-    let r = call(&http, &b, "eve", "web_search", json!({"query": "q"})).await;
+    let r = call(&b, "eve", "web_search", json!({"query": "q"})).await;
     assert_eq!(r["isError"], false, "{r}");
     assert!(!r.to_string().contains("activated the group"), "{r}");
     // Another user's groups are their own.
-    let r = call(&http, &b, "mallory", "web_search", json!({"query": "q"})).await;
+    let r = call(&b, "mallory", "web_search", json!({"query": "q"})).await;
     assert!(r.to_string().contains("activated the group"), "{r}");
 }
 
@@ -92,12 +71,10 @@ async fn two_replicas_share_the_active_groups() {
     let prefix = prefix();
     let a = replica(&url, &prefix).await;
     let b = replica(&url, &prefix).await;
-    let http = reqwest::Client::new();
 
-    let r = call(&http, &b, "ann", "web_search", json!({"query": "q"})).await;
+    let r = call(&b, "ann", "web_search", json!({"query": "q"})).await;
     assert_eq!(r["isError"], true, "nothing active yet: {r}");
     let r = call(
-        &http,
         &a,
         "ann",
         "reset_tools",
@@ -105,17 +82,16 @@ async fn two_replicas_share_the_active_groups() {
     )
     .await;
     assert_eq!(r["isError"], false, "{r}");
-    let r = call(&http, &b, "ann", "web_search", json!({"query": "q"})).await;
+    let r = call(&b, "ann", "web_search", json!({"query": "q"})).await;
     assert_eq!(
         r["isError"], false,
         "a reset through A is seen through B: {r}"
     );
-    let r = call(&http, &b, "ben", "web_search", json!({"query": "q"})).await;
+    let r = call(&b, "ben", "web_search", json!({"query": "q"})).await;
     assert_eq!(r["isError"], true, "another user's set is separate: {r}");
 
     // Switched off through B, seen through A.
     let r = call(
-        &http,
         &b,
         "ann",
         "reset_tools",
@@ -123,13 +99,13 @@ async fn two_replicas_share_the_active_groups() {
     )
     .await;
     assert_eq!(r["isError"], false, "{r}");
-    let r = call(&http, &a, "ann", "web_search", json!({"query": "q"})).await;
+    let r = call(&a, "ann", "web_search", json!({"query": "q"})).await;
     assert_eq!(r["isError"], true, "{r}");
-    let r = call(&http, &a, "ann", "page_fetch", json!({"url": "https://a"})).await;
+    let r = call(&a, "ann", "page_fetch", json!({"url": "https://a"})).await;
     assert_eq!(r["isError"], false, "{r}");
 
     // A refused reset saves nothing.
-    let r = call(&http, &a, "ann", "reset_tools", json!({"scrapin": true})).await;
+    let r = call(&a, "ann", "reset_tools", json!({"scrapin": true})).await;
     assert_eq!(r["isError"], true, "{r}");
     let store = RedisStore::connect(&url)
         .await
@@ -155,8 +131,7 @@ async fn a_corrupt_value_is_an_error_result_and_changes_nothing() {
         .await
         .unwrap();
     let a = replica(&url, &prefix).await;
-    let http = reqwest::Client::new();
-    let r = call(&http, &a, "eve", "web_search", json!({"query": "q"})).await;
+    let r = call(&a, "eve", "web_search", json!({"query": "q"})).await;
     assert_eq!(r["isError"], true);
     assert!(
         r["content"][0]["text"]
@@ -166,7 +141,6 @@ async fn a_corrupt_value_is_an_error_result_and_changes_nothing() {
         "{r}"
     );
     let r = call(
-        &http,
         &a,
         "eve",
         "reset_tools",
@@ -199,17 +173,16 @@ async fn the_store_reconnects_after_redis_restarts() {
     // B makes no call while Redis is down: its first call after the restart finds its
     // connection dead.
     let b = replica(&url, &prefix).await;
-    let http = reqwest::Client::new();
     let on = json!({"web_search": true, "scraping": false, "waiting": false});
 
-    let r = call(&http, &a, "ann", "reset_tools", on.clone()).await;
+    let r = call(&a, "ann", "reset_tools", on.clone()).await;
     assert_eq!(r["isError"], false, "{r}");
-    let r = call(&http, &b, "ann", "web_search", json!({"query": "q"})).await;
+    let r = call(&b, "ann", "web_search", json!({"query": "q"})).await;
     assert_eq!(r["isError"], false, "{r}");
 
     redis.kill();
     for _ in 0..3 {
-        let (r, took) = timed(call(&http, &a, "ann", "web_search", json!({"query": "q"}))).await;
+        let (r, took) = timed(call(&a, "ann", "web_search", json!({"query": "q"}))).await;
         assert_eq!(r["isError"], true, "{r}");
         assert!(
             text(&r).starts_with(
@@ -226,11 +199,11 @@ async fn the_store_reconnects_after_redis_restarts() {
     // The new server starts empty (nothing was saved): every replica recovers by itself, with
     // no call refused once the server answers.
     redis.restart().await;
-    let (r, took) = timed(call(&http, &a, "ann", "reset_tools", on.clone())).await;
+    let (r, took) = timed(call(&a, "ann", "reset_tools", on.clone())).await;
     assert_eq!(r["isError"], false, "A after the restart ({took:?}): {r}");
-    let (r, took) = timed(call(&http, &b, "ann", "web_search", json!({"query": "q"}))).await;
+    let (r, took) = timed(call(&b, "ann", "web_search", json!({"query": "q"}))).await;
     assert_eq!(r["isError"], false, "B after the restart ({took:?}): {r}");
-    let (r, took) = timed(call(&http, &b, "ben", "reset_tools", on)).await;
+    let (r, took) = timed(call(&b, "ben", "reset_tools", on)).await;
     assert_eq!(
         r["isError"], false,
         "B saves after the restart ({took:?}): {r}"
@@ -253,9 +226,7 @@ async fn basic_tools_answer_while_redis_is_paused() {
     let url = redis.url();
     let prefix = prefix();
     let a = replica(&url, &prefix).await;
-    let http = reqwest::Client::new();
     let r = call(
-        &http,
         &a,
         "ann",
         "reset_tools",
@@ -265,11 +236,11 @@ async fn basic_tools_answer_while_redis_is_paused() {
     assert_eq!(r["isError"], false, "{r}");
 
     redis.signal("-STOP");
-    let (r, took) = timed(call(&http, &a, "ann", "note_write", json!({"text": "hi"}))).await;
+    let (r, took) = timed(call(&a, "ann", "note_write", json!({"text": "hi"}))).await;
     assert_eq!(r["isError"], false, "a basic tool needs no active set: {r}");
     assert_eq!(text(&r), "noted: hi");
     assert!(took < PROMPT, "{took:?}");
-    let (r, took) = timed(call(&http, &a, "ann", "web_search", json!({"query": "q"}))).await;
+    let (r, took) = timed(call(&a, "ann", "web_search", json!({"query": "q"}))).await;
     assert_eq!(r["isError"], true, "{r}");
     assert!(
         text(&r).starts_with(
@@ -280,7 +251,7 @@ async fn basic_tools_answer_while_redis_is_paused() {
     assert!(took < PROMPT, "{took:?}");
 
     redis.signal("-CONT");
-    let (r, took) = timed(call(&http, &a, "ann", "web_search", json!({"query": "q"}))).await;
+    let (r, took) = timed(call(&a, "ann", "web_search", json!({"query": "q"}))).await;
     assert_eq!(r["isError"], false, "after the pause ({took:?}): {r}");
 }
 

@@ -338,6 +338,25 @@ pub fn server_everything() -> Option<std::path::PathBuf> {
 
 pub mod race;
 
+/// One stateless JSON-RPC POST to `url` as `user` (its `x-user` header), 2025-06-18, answered
+/// as JSON: the whole response.
+pub async fn post_as(url: &str, user: &str, body: &serde_json::Value) -> serde_json::Value {
+    let text = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .header("x-user", user)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
 /// The key of a stateless request (its groups, its tasks): its `x-user` header.
 pub fn user_key(parts: &http::request::Parts) -> Option<String> {
     parts

@@ -1,0 +1,142 @@
+//! Code mode over MCP (feature `code-mode`): `run_program` listed beside the tools, its
+//! description declaring what the request's client is shown, and its program's calls made
+//! on the request's active set, kept where that set lives.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::model::{CallToolResponse, ErrorData, Tool};
+use rmcp::service::RequestContext;
+use serde_json::Value;
+use toolgroup_core::code::{CodeMode, Limits, RUN_PROGRAM};
+use toolgroup_core::provider::Provider;
+use toolgroup_core::registry::GroupId;
+use toolgroup_core::{CallContext, Registry, Session, Toolkit};
+
+use super::entitled::Kit;
+use super::{Handler, Place};
+use crate::Mode;
+
+impl<R: Registry> Handler<R> {
+    /// `run_program`'s MCP definition for a listing in `mode` of `session`: in mask mode
+    /// every group's tools are listed, so every group is declared.
+    pub(super) fn program_tool(
+        &self,
+        toolkit: &Toolkit<R>,
+        mode: Mode,
+        session: &Session<R>,
+        limits: &Limits,
+    ) -> Cow<'static, Tool> {
+        let shown = match mode {
+            Mode::Mask => {
+                let mut all = *session;
+                for &group in R::Group::ALL {
+                    all.set_active(group, true);
+                }
+                all
+            }
+            _ => *session,
+        };
+        let json = Provider::Mcp
+            .render_definition(&toolgroup_core::code::definition(toolkit, &shown, limits));
+        Cow::Owned(
+            serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool"),
+        )
+    }
+
+    /// A `tools/call` of `run_program`: the program runs on the request's active set (the
+    /// request's principal's tools), and what its calls switch on or off is kept where the
+    /// set lives, as a `reset_tools` would be.
+    pub(super) async fn program_call(
+        &self,
+        arguments: &Value,
+        context: &RequestContext<RoleServer>,
+        limits: &Limits,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(program) = arguments.get("program").and_then(Value::as_str) else {
+            return Ok(Self::error_result(format!(
+                "`{RUN_PROGRAM}` was not run: its arguments must be {{\"program\": \"<JavaScript>\"}}"
+            )));
+        };
+        let toolkit: Arc<Toolkit<R>> = match self.kit(context) {
+            Kit::Shared(_) => self.shared.toolkit.clone(),
+            Kit::Entitled(toolkit) => Arc::from(toolkit),
+        };
+        let code = CodeMode::new(toolkit.clone()).with_limits(limits.clone());
+        #[cfg_attr(not(feature = "http"), allow(unused_mut))]
+        let mut cx = CallContext::new()
+            .with_call_id(context.id.to_string())
+            .with_cancellation(context.ct.clone())
+            .with_first_use_activation(self.first_use());
+        #[cfg(feature = "http")]
+        if let Some(parts) = context.extensions.get::<http::request::Parts>() {
+            cx.extensions_mut().extend(parts.extensions.clone());
+            cx.extensions_mut().insert(parts.clone());
+        }
+        let mode = self.mode(context);
+        let place = self.place(context);
+        let (result, changed) = match &place {
+            Place::Fixed(selection) => {
+                // The connection's groups are the ones it selected: nothing is kept.
+                let mut session = *selection;
+                (code.run_with(&mut session, program, &cx).await, false)
+            }
+            Place::NoKey => {
+                let mut session = Session::new();
+                (code.run_with(&mut session, program, &cx).await, false)
+            }
+            Place::Local => {
+                let before = self.local_session();
+                let mut session = before;
+                let mut result = code.run_with(&mut session, program, &cx).await;
+                self.set_local_session(&before, session);
+                let evicted =
+                    self.lifecycle_after(&place, &toolkit, &before, RUN_PROGRAM, &mut result);
+                (result, evicted || self.local_session() != before)
+            }
+            Place::Keyed(key) => {
+                let before = match self.load(&place).await {
+                    Ok(session) => session,
+                    Err(e) => {
+                        return Ok(Self::error_result(format!(
+                            "`{RUN_PROGRAM}` was not run: the active groups could not be loaded: {e}"
+                        )));
+                    }
+                };
+                let mut session = before;
+                let mut result = code.run_with(&mut session, program, &cx).await;
+                let kept = if self.keyed_rules() {
+                    self.keyed_after(
+                        key,
+                        false,
+                        &toolkit,
+                        &before,
+                        &session,
+                        RUN_PROGRAM,
+                        &mut result,
+                    )
+                    .await
+                } else if session != before {
+                    let names = session.active_names().map(str::to_owned).collect();
+                    self.shared.store.save(key, names).await.map(|()| true)
+                } else {
+                    Ok(false)
+                };
+                match kept {
+                    Ok(changed) => (result, changed),
+                    Err(e) => {
+                        return Ok(Self::error_result(format!(
+                            "`{RUN_PROGRAM}` ran, but the active groups it changed could not be saved: {e}"
+                        )));
+                    }
+                }
+            }
+        };
+        if changed && mode == Mode::List {
+            // Best effort: a client that went away does not need the notification.
+            let _ = context.peer.notify_tool_list_changed().await;
+        }
+        self.to_mcp(RUN_PROGRAM, result)
+    }
+}
