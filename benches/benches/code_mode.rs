@@ -32,14 +32,16 @@ fn code_mode(c: &mut Criterion) {
     }
     let call = format!("issues.issue_list({args})");
     let sequential = format!("for (let i = 0; i < 100; i++) await {call}; return 1;");
-    let parallel = format!(
-        "await Promise.all(Array.from({{ length: 100 }}, () => {call})); return 1;"
-    );
+    let parallel =
+        format!("await Promise.all(Array.from({{ length: 100 }}, () => {call})); return 1;");
     let mut group = c.benchmark_group("code_mode");
     group.bench_function("direct_call", |b| {
         b.iter(|| {
             let mut session = session;
-            rt.block_on(code.toolkit().call(&mut session, black_box("issue_list"), args))
+            rt.block_on(
+                code.toolkit()
+                    .call(&mut session, black_box("issue_list"), args),
+            )
         })
     });
     for (name, program) in [

@@ -6,6 +6,8 @@
 #![allow(missing_docs)]
 
 #[cfg(feature = "tokens")]
+pub mod code_task;
+#[cfg(feature = "tokens")]
 pub mod lifecycle;
 #[cfg(feature = "tokens")]
 pub mod tokens;
