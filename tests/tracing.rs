@@ -7,6 +7,8 @@ mod common;
 
 #[path = "tracing/capture.rs"]
 mod capture;
+#[path = "tracing/code.rs"]
+mod code;
 #[path = "tracing/fields.rs"]
 mod fields;
 #[path = "tracing/nesting.rs"]

@@ -449,7 +449,6 @@ fn all_declarations<R: toolgroup::Registry>(toolkit: Toolkit<R>) -> String {
 /// `typescript`, at `TYPESCRIPT`, which `.ci/run` installs; skipped with a notice without it).
 #[test]
 fn the_declarations_type_check_with_tsc_strict() {
-    use toolgroup::registry::GroupId as _;
     let dir = std::env::temp_dir().join(format!("toolgroup-dts-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let files = [

@@ -259,12 +259,45 @@ impl<R: Registry> CodeMode<R> {
         self.run_cx(session, program, Some(context))
     }
 
+    /// The run inside its span: an `execute_tool` span named for `run_program` (the fields
+    /// of the toolkit's own, as far as they apply), under which each of the program's calls
+    /// makes its own `execute_tool` span.
     async fn run_cx(
         &self,
         session: &mut Session<R>,
         program: &str,
         context: Option<&CallContext>,
     ) -> CallResult {
+        use tracing::Instrument as _;
+        let span = tracing::info_span!(
+            "execute_tool",
+            otel.name = "execute_tool run_program",
+            otel.kind = "internal",
+            otel.status_code = tracing::field::Empty,
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = RUN_PROGRAM,
+            "gen_ai.tool.type" = "function",
+            "error.type" = tracing::field::Empty,
+            toolgroup.program.calls = tracing::field::Empty,
+        );
+        let (result, calls) = self
+            .run_in_span(session, program, context)
+            .instrument(span.clone())
+            .await;
+        span.record("toolgroup.program.calls", calls);
+        if result.is_error {
+            span.record("otel.status_code", "ERROR");
+            span.record("error.type", "program_error");
+        }
+        result
+    }
+
+    async fn run_in_span(
+        &self,
+        session: &mut Session<R>,
+        program: &str,
+        context: Option<&CallContext>,
+    ) -> (CallResult, usize) {
         let prelude = self.prelude();
         let limits = self.limits.clone();
         let (to_host, mut from_run) = tokio::sync::mpsc::unbounded_channel();
@@ -277,9 +310,8 @@ impl<R: Registry> CodeMode<R> {
             .stack_size(limits.stack + (1 << 20))
             .spawn(move || engine::run(&source, &prelude, &thread_limits, &to_host, &answers));
         if let Err(e) = spawned {
-            return CallResult::error(format!(
-                "`{RUN_PROGRAM}` was not run: no thread for the program ({e})"
-            ));
+            let text = format!("`{RUN_PROGRAM}` was not run: no thread for the program ({e})");
+            return (CallResult::error(text), 0);
         }
         let mut made: Vec<(String, bool)> = Vec::new();
         let ended = loop {
@@ -300,12 +332,13 @@ impl<R: Registry> CodeMode<R> {
                 engine::ToHost::Done(ended) => break Some(ended),
             }
         };
-        match ended {
+        let result = match ended {
             Some(ended) => report(ended, &made, &limits),
             None => CallResult::error(format!(
                 "`{RUN_PROGRAM}` failed: the program's engine stopped without an answer"
             )),
-        }
+        };
+        (result, made.len())
     }
 
     /// Run one batch of the program's calls concurrently, each on a copy of the session; then
