@@ -4,16 +4,18 @@
 use std::sync::{Arc, Mutex};
 
 use toolgroup::code::CodeMode;
-use toolgroup::prelude::*;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
+
+/// A span's name and the name of the span it was made in.
+type MadeIn = (String, Option<String>);
 
 /// Each span's `otel.name` and the `otel.name` of the span it was made in.
 #[derive(Clone, Default)]
 struct Parents {
     names: Arc<Mutex<Vec<String>>>,
-    made_in: Arc<Mutex<Vec<(String, Option<String>)>>>,
+    made_in: Arc<Mutex<Vec<MadeIn>>>,
     current: Arc<Mutex<Vec<u64>>>,
 }
 
