@@ -172,7 +172,8 @@ impl GroupStore for RedisStore {
         })
     }
 
-    /// One `EVAL` of [`SAVE_STATE`]: compare the revision, write, expire.
+    /// One `EVAL` of a script that compares the revision, writes and sets the expiry, in one
+    /// step (Redis runs a script alone).
     fn save_state<'a>(
         &'a self,
         key: &'a str,
