@@ -53,6 +53,18 @@ impl<R: Registry> Session<R> {
         set_bit(self.bits.as_mut(), group.slot(), on);
     }
 
+    /// Keep what a call changed: the groups that `before` (the session the call started
+    /// from) and `after` (as it left it) differ on take `after`'s state; the others keep this
+    /// session's. For calls that run at once on copies of one session: each call's switches
+    /// survive the others', whatever order they finish in.
+    pub fn apply_change(&mut self, before: &Session<R>, after: &Session<R>) {
+        for &group in R::Group::ALL {
+            if before.is_active(group) != after.is_active(group) {
+                self.set_active(group, after.is_active(group));
+            }
+        }
+    }
+
     /// Switch `group` on.
     pub fn activate(&mut self, group: R::Group) {
         self.set_active(group, true);

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use toolgroup::lifecycle::ManagedSession;
-use toolgroup::registry::{GroupId, Registry};
+use toolgroup::registry::Registry;
 use toolgroup::{CallContext, CallResult, Session, Toolkit};
 
 /// The names an agent's tool server holds, as the adapter registered them.
@@ -112,13 +112,7 @@ impl<R: Registry> Shared<R> {
             }
         };
         let mut managed = self.session.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut merged = *managed.session();
-        for &group in R::Group::ALL {
-            if before.is_active(group) != session.is_active(group) {
-                merged.set_active(group, session.is_active(group));
-            }
-        }
-        *managed.session_mut() = merged;
+        managed.session_mut().apply_change(&before, &session);
         let first_use = toolkit.first_use_activation();
         toolkit.lifecycle_after_call(&mut managed, &before, name, &mut result, first_use);
         result

@@ -72,7 +72,7 @@ use serde_json::{Value, json};
 
 use crate::futures::JoinAll;
 use crate::meta::{ToolAnnotations, ToolDefinition};
-use crate::registry::{GroupId, Registry};
+use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
 use crate::toolkit::Toolkit;
@@ -373,11 +373,7 @@ impl<R: Registry> CodeMode<R> {
         let results = JoinAll::new(futures).await;
         let mut out = Vec::with_capacity(results.len());
         for (pending, (result, after)) in batch.iter().zip(results) {
-            for &group in R::Group::ALL {
-                if start.is_active(group) != after.is_active(group) {
-                    session.set_active(group, after.is_active(group));
-                }
-            }
+            session.apply_change(&start, &after);
             let (ok, text) = if result.is_error {
                 (false, result.text_joined())
             } else {

@@ -228,34 +228,33 @@ impl<R: Registry> Handler<R> {
                         Ok(result) => result,
                         Err(input) => return Ok(input),
                     };
-                if self.keyed_rules() {
-                    // The call's change and its use go into the state, with the rules applied.
-                    let gated = gate.is_some();
-                    let changed = match self
-                        .keyed_after(key, gated, toolkit, &before, &session, name, &mut result)
+                // Under rules, the call's change and its use go into the state; otherwise the
+                // store keeps the active groups (not which skills were loaded): a load or a
+                // first use that activates none has nothing to save.
+                let save = kind == ToolKind::ResetTools && !result.is_error;
+                let kept = match (self.keyed_rules(), result.is_error) {
+                    (false, true) => Ok(false),
+                    _ => {
+                        self.keep_keyed(
+                            key,
+                            gate.is_some(),
+                            toolkit,
+                            &before,
+                            &session,
+                            name,
+                            &mut result,
+                            save,
+                        )
                         .await
-                    {
-                        Ok(changed) => changed,
-                        Err(e) => {
-                            return Ok(Self::error_result(format!(
-                                "`{name}` could not save the active groups: {e}. Nothing was changed."
-                            )));
-                        }
-                    };
-                    (result, changed)
-                } else {
-                    // The store keeps the active groups (not which skills were loaded): a load
-                    // or a first use that activates none has nothing to save.
-                    let changed = session != before;
-                    if !result.is_error && (kind == ToolKind::ResetTools || changed) {
-                        let names = session.active_names().map(str::to_owned).collect();
-                        if let Err(e) = self.shared.store.save(key, names).await {
-                            return Ok(Self::error_result(format!(
-                                "`{name}` could not save the active groups: {e}. Nothing was changed."
-                            )));
-                        }
                     }
-                    (result, changed)
+                };
+                match kept {
+                    Ok(changed) => (result, changed),
+                    Err(e) => {
+                        return Ok(Self::error_result(format!(
+                            "`{name}` could not save the active groups: {e}. Nothing was changed."
+                        )));
+                    }
                 }
             }
         };

@@ -106,8 +106,8 @@ impl<R: Registry> Handler<R> {
                 };
                 let mut session = before;
                 let mut result = code.run_with(&mut session, program, &cx).await;
-                let kept = if self.keyed_rules() {
-                    self.keyed_after(
+                let kept = self
+                    .keep_keyed(
                         key,
                         false,
                         &toolkit,
@@ -115,14 +115,9 @@ impl<R: Registry> Handler<R> {
                         &session,
                         RUN_PROGRAM,
                         &mut result,
+                        false,
                     )
-                    .await
-                } else if session != before {
-                    let names = session.active_names().map(str::to_owned).collect();
-                    self.shared.store.save(key, names).await.map(|()| true)
-                } else {
-                    Ok(false)
-                };
+                    .await;
                 match kept {
                     Ok(changed) => (result, changed),
                     Err(e) => {

@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use toolgroup_core::lifecycle::ManagedSession;
-use toolgroup_core::registry::GroupId;
 use toolgroup_core::{CallResult, Registry, Session, Toolkit};
 
 use super::{Handler, Place};
@@ -15,18 +14,6 @@ use crate::StoreError;
 /// first. Each round, one of the contending saves succeeds, so this many replicas serving one
 /// client at the same moment all get through.
 const SAVE_ATTEMPTS: u32 = 16;
-
-/// `current` with what a call changed (`before` -> `after`): the groups the call switched on
-/// or off take the call's value, the others keep `current`'s (another call's change stays).
-fn merge<R: Registry>(current: Session<R>, before: &Session<R>, after: &Session<R>) -> Session<R> {
-    let mut merged = current;
-    for &group in R::Group::ALL {
-        if before.is_active(group) != after.is_active(group) {
-            merged.set_active(group, after.is_active(group));
-        }
-    }
-    merged
-}
 
 /// What the rules did before a call.
 pub(super) struct Ahead<R: Registry> {
@@ -52,8 +39,7 @@ impl<R: Registry> Handler<R> {
     /// change is lost.
     pub(super) fn set_local_session(&self, before: &Session<R>, after: Session<R>) {
         let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
-        let merged = merge(*local.session(), before, &after);
-        *local.session_mut() = merged;
+        local.session_mut().apply_change(before, &after);
     }
 
     /// Whether stateless clients' states in the store are under the rules: the server's
@@ -200,8 +186,7 @@ impl<R: Registry> Handler<R> {
         let mut told = None;
         let (_, changed) = self
             .update_managed(key, gated, |managed| {
-                let merged = merge(*managed.session(), before, after);
-                *managed.session_mut() = merged;
+                managed.session_mut().apply_change(before, after);
                 let mut r = pristine.clone();
                 toolkit.lifecycle_after_call(managed, before, name, &mut r, first_use);
                 told = Some(r);
@@ -235,16 +220,14 @@ impl<R: Registry> Handler<R> {
             Place::Local => {
                 let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
                 let ahead = *local.session();
-                let merged = merge(ahead, before, after);
-                *local.session_mut() = merged;
+                local.session_mut().apply_change(before, after);
                 toolkit.lifecycle_task_started(&mut local, before, name);
                 Ok(*local.session() != ahead)
             }
             Place::Keyed(key) if self.keyed_rules() => {
                 let (_, changed) = self
                     .update_managed(key, false, |managed| {
-                        let merged = merge(*managed.session(), before, after);
-                        *managed.session_mut() = merged;
+                        managed.session_mut().apply_change(before, after);
                         toolkit.lifecycle_task_started(managed, before, name);
                     })
                     .await?;
@@ -252,6 +235,39 @@ impl<R: Registry> Handler<R> {
             }
             _ => Ok(false),
         }
+    }
+}
+
+impl<R: Registry> Handler<R> {
+    /// Keep under `key` what a stateless client's call changed (`before` -> `after`): under
+    /// the toolkit's lifecycle rules, into its state with the call's use ([`keyed_after`],
+    /// which tells `result` the switch-offs); otherwise its active groups, saved when they
+    /// changed or when `save` asks (a `reset_tools` that succeeded). Whether they changed.
+    ///
+    /// [`keyed_after`]: Self::keyed_after
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn keep_keyed(
+        &self,
+        key: &str,
+        gated: bool,
+        toolkit: &Toolkit<R>,
+        before: &Session<R>,
+        after: &Session<R>,
+        name: &str,
+        result: &mut CallResult,
+        save: bool,
+    ) -> Result<bool, StoreError> {
+        if self.keyed_rules() {
+            return self
+                .keyed_after(key, gated, toolkit, before, after, name, result)
+                .await;
+        }
+        let changed = after != before;
+        if changed || save {
+            let names = after.active_names().map(str::to_owned).collect();
+            self.shared.store.save(key, names).await?;
+        }
+        Ok(changed)
     }
 }
 
