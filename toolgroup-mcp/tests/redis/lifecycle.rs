@@ -64,3 +64,21 @@ async fn the_first_save_of_a_key_is_revision_one_and_only_once() {
         ("[\"web_search\"]", 1)
     );
 }
+
+#[tokio::test]
+async fn a_half_written_state_is_an_error_that_names_it() {
+    let Some(url) = redis_url() else { return };
+    let prefix = prefix();
+    let reader = store(&url, &prefix).await;
+    let client = redis::Client::open(url.as_str()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let _: () = redis::cmd("HSET")
+        .arg(format!("{prefix}state:nina"))
+        .arg("rev")
+        .arg(3)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let e = reader.load_state("nina").await.unwrap_err();
+    assert!(e.to_string().contains("incomplete"), "{e}");
+}

@@ -274,3 +274,42 @@ async fn concurrent_calls_of_one_key_through_two_replicas_lose_nothing() {
     let b = replica(Lifecycle::new().max_active(1), store.clone()).await;
     support::race::race_an_eviction(&[a, b], &*store, "kim", 200, false).await;
 }
+
+/// A store where another replica always saved first.
+#[derive(Default)]
+struct Contended(MemoryStore);
+
+impl GroupStore for Contended {
+    active_sets_of_the_inner_store!();
+    fn load_state<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<StoredState>, StoreError>> {
+        self.0.load_state(key)
+    }
+    fn save_state<'a>(
+        &'a self,
+        _key: &'a str,
+        _state: String,
+        _revision: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(std::future::ready(Ok(false)))
+    }
+}
+
+#[tokio::test]
+async fn a_state_that_never_stays_put_refuses_a_change_and_keeps_a_calls_answer() {
+    let store = Arc::new(Contended::default());
+    let url = replica(Lifecycle::new().max_active(1), store.clone()).await;
+    // A first use must be kept to be made: refused, and said why.
+    let r = post_call(&url, "olga", "web_search", json!({"query": "q"})).await;
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(
+        joined(&r).contains("could not save the active groups: other calls for this client kept changing its lifecycle state (16 attempts). Nothing was changed."),
+        "{r}"
+    );
+    assert_eq!(store.0.load_state("olga").await.unwrap(), None);
+    // A basic tool's call ran: its answer stands, its use is not recorded.
+    let r = post_call(&url, "olga", "note_write", json!({"text": "n"})).await;
+    assert_eq!(r["isError"], false, "{r}");
+}
