@@ -24,8 +24,8 @@ use toolgroup::provider::deferred::{Deferred, DeferredOptions};
 use toolgroup::provider::{Provider, Rendered};
 
 use crate::tokens::conversation::{self, Mode};
-use crate::tokens::fleet;
 use crate::tokens::responses::responses_namespace;
+use crate::tokens::{fleet, request};
 
 /// A search hit.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -185,17 +185,6 @@ fn reply(provider: Provider, turn: usize, calls: &[(&str, Value)], request: &Val
     }
 }
 
-/// The model's closing answer.
-fn answer(provider: Provider) -> Value {
-    match provider {
-        Provider::Anthropic => {
-            json!({"role": "assistant", "content": [{"type": "text", "text": "Done: three titles noted."}]})
-        }
-        _ => json!({"output": [{"type": "message", "role": "assistant", "content": [
-            {"type": "output_text", "text": "Done: three titles noted."}]}]}),
-    }
-}
-
 const SYSTEM: &str = "You are a research assistant.";
 const PROMPT: &str =
     "Search rust, wasm and mcp, read the first page of each, and note their titles.";
@@ -233,6 +222,7 @@ pub async fn by_calls(
             &deferred,
             &state,
             &session,
+            SYSTEM,
             &conversation,
         )?;
         let reply = reply(provider, turn + 1, step, &request);
@@ -264,44 +254,10 @@ pub async fn by_calls(
         &deferred,
         &state,
         &session,
+        SYSTEM,
         &conversation,
     )?);
-    conversation.extend(conversation::replayed(provider, answer(provider)));
     Ok((bodies, calls, wall))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn request(
-    provider: Provider,
-    mode: Mode,
-    rendered: &Rendered<TaskKit>,
-    deferred: &Deferred<TaskKit>,
-    state: &toolgroup::provider::deferred::DeferredState<TaskKit>,
-    session: &Session<TaskKit>,
-    conversation: &[Value],
-) -> Result<Value, Box<dyn Error>> {
-    let (tools, choice) = match mode {
-        Mode::Deferred => (
-            deferred.tools_value(state),
-            deferred
-                .tool_choice_json(state)
-                .map(serde_json::from_str)
-                .transpose()?,
-        ),
-        _ => (rendered.tools_value(session), None),
-    };
-    let headers = match mode {
-        Mode::Deferred => deferred.beta_headers(),
-        _ => &[],
-    };
-    Ok(conversation::body(
-        provider,
-        SYSTEM,
-        tools,
-        choice,
-        conversation,
-        headers,
-    ))
 }
 
 /// The task done with one program: the request bodies, the calls the program made, its time.

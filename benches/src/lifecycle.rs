@@ -137,21 +137,16 @@ pub async fn play(
     let mut reactivations = 0;
     let system = "You are a maintainer's assistant.";
     for (turn, step) in script().iter().enumerate() {
-        let (tools, choice) = match mode {
-            Mode::Deferred => (
-                deferred.tools_value(&state),
-                deferred
-                    .tool_choice_json(&state)
-                    .map(serde_json::from_str)
-                    .transpose()?,
-            ),
-            _ => (rendered.tools_value(session.session()), None),
-        };
-        let headers = match mode {
-            Mode::Deferred => deferred.beta_headers(),
-            _ => &[],
-        };
-        let request = conversation::body(provider, system, tools, choice, &conversation, headers);
+        let request = crate::tokens::request(
+            provider,
+            mode,
+            &rendered,
+            &deferred,
+            &state,
+            session.session(),
+            system,
+            &conversation,
+        )?;
         let reply = conversation::model(provider, turn + 1, step, &request);
         bodies.push(request);
         let decoded = deferred.decode(&reply)?;

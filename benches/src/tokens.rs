@@ -209,3 +209,40 @@ pub fn table(rows: &[Row]) -> String {
     }
     out
 }
+
+/// The request body of a turn of `conversation` in `provider`'s shape, its tools delivered in
+/// `mode` (the session's listing, or the deferred mode's stable array and its tool choice).
+#[allow(clippy::too_many_arguments)]
+pub fn request<R: toolgroup::Registry>(
+    provider: Provider,
+    mode: Mode,
+    rendered: &toolgroup::provider::Rendered<R>,
+    deferred: &toolgroup::provider::deferred::Deferred<R>,
+    state: &toolgroup::provider::deferred::DeferredState<R>,
+    session: &toolgroup::Session<R>,
+    system: &str,
+    conversation: &[Value],
+) -> Result<Value, Box<dyn std::error::Error>> {
+    let (tools, choice) = match mode {
+        Mode::Deferred => (
+            deferred.tools_value(state),
+            deferred
+                .tool_choice_json(state)
+                .map(serde_json::from_str)
+                .transpose()?,
+        ),
+        _ => (rendered.tools_value(session), None),
+    };
+    let headers = match mode {
+        Mode::Deferred => deferred.beta_headers(),
+        _ => &[],
+    };
+    Ok(conversation::body(
+        provider,
+        system,
+        tools,
+        choice,
+        conversation,
+        headers,
+    ))
+}
