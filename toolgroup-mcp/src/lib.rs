@@ -326,6 +326,8 @@ mod http_service;
 mod input;
 mod jsonrpc;
 mod logging;
+#[cfg(feature = "code-mode")]
+mod program_tools;
 mod random;
 #[cfg(feature = "http")]
 mod selection;

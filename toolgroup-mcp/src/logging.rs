@@ -74,20 +74,27 @@ fn to_mcp(level: LogLevel) -> LoggingLevel {
     }
 }
 
+/// What holds a connection's [`ClientLogLevel`]: the handler puts its connection state in
+/// each request's extensions as an `Arc<dyn HasLogLevel>`, so the level needs no allocation
+/// of its own.
+pub(crate) trait HasLogLevel: Send + Sync {
+    fn log_level(&self) -> &ClientLogLevel;
+}
+
 /// Where a request's log messages go.
 enum Wanted {
     /// At or above this level, fixed by the request.
     AtLeast(LogLevel),
     /// At or above the connection's level, read at each message (`logging/setLevel` may come
     /// while the call runs); every message while it is unset.
-    Connection(Arc<ClientLogLevel>),
+    Connection(Arc<dyn HasLogLevel>),
 }
 
 impl Wanted {
     fn accepts(&self, level: LogLevel) -> bool {
         match self {
             Wanted::AtLeast(min) => level >= *min,
-            Wanted::Connection(set) => set.get().is_none_or(|min| level >= min),
+            Wanted::Connection(set) => set.log_level().get().is_none_or(|min| level >= min),
         }
     }
 }
@@ -101,7 +108,7 @@ fn wanted(ctx: &RequestContext<RoleServer>) -> Option<Wanted> {
     let modern = ctx
         .protocol_version()
         .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
-    let connection = ctx.extensions.get::<Arc<ClientLogLevel>>()?;
+    let connection = ctx.extensions.get::<Arc<dyn HasLogLevel>>()?;
     (!modern).then(|| Wanted::Connection(connection.clone()))
 }
 

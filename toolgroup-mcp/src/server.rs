@@ -23,8 +23,25 @@ use crate::{
 pub(crate) type KeyFn = dyn Fn(&http::request::Parts) -> Option<String> + Send + Sync;
 
 /// `def`'s MCP definition with its `_meta` (its group and the hints `shared` turns on).
+/// Its name and description borrow `def`'s text ([`borrowing_text`]).
 pub(crate) fn decorate<R: Registry>(shared: &Shared<R>, tool: Tool, def: &ToolDefinition) -> Tool {
+    let tool = borrowing_text(tool, def);
     hints::decorate(tool, def.group, shared.hints, &shared.names, R::GROUPS)
+}
+
+/// `tool` (`def`'s MCP rendering) with its name and description borrowed from `def`'s
+/// `'static` text: a listing clones its tools into the answer, and owned copies would cost
+/// two allocations a tool a listing.
+pub(crate) fn borrowing_text(mut tool: Tool, def: &ToolDefinition) -> Tool {
+    if tool.name == def.name {
+        tool.name = std::borrow::Cow::Borrowed(def.name);
+    }
+    if let Some(description) = &mut tool.description
+        && *description == def.description
+    {
+        *description = std::borrow::Cow::Borrowed(def.description);
+    }
+    tool
 }
 
 pub(crate) struct Shared<R: Registry> {
@@ -65,9 +82,9 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) request_state: Arc<rmcp::model::RequestStateCodec>,
     /// Where tasks are kept, and the ones this process runs.
     pub(crate) tasks: Arc<tasks::run::Tasks>,
-    /// Code mode: `run_program` listed and answered, each run under these limits.
+    /// Code mode: `run_program` listed and answered, each run under its limits.
     #[cfg(feature = "code-mode")]
-    pub(crate) code: Option<toolgroup_core::code::Limits>,
+    pub(crate) code: Option<Arc<crate::program_tools::ProgramTools>>,
 }
 
 /// Written out: a derive would ask for `R: Clone`, which a toolkit's groups need not be.
@@ -375,7 +392,7 @@ impl<R: Registry> McpServer<R> {
     #[cfg_attr(docsrs, doc(cfg(feature = "code-mode")))]
     #[must_use]
     pub fn with_code_mode(mut self, limits: toolgroup_core::code::Limits) -> Self {
-        self.shared_mut().code = Some(limits);
+        self.shared_mut().code = Some(Arc::new(crate::program_tools::ProgramTools::new(limits)));
         self
     }
 
@@ -532,6 +549,12 @@ impl<R: Registry> McpServer<R> {
     /// Serve the endpoint at `path` on `listener` until the process ends (or the config's
     /// cancellation token fires).
     ///
+    /// Each accepted connection has `TCP_NODELAY` set: an answer on an SSE stream is written
+    /// in several parts (the priming event, then the message), and with Nagle's algorithm on,
+    /// the second waits for the client's delayed acknowledgement of the first, which on Linux
+    /// adds up to 40 ms to every such answer. Serving [`router`](Self::router) yourself, set it
+    /// the same way (`axum::serve::ListenerExt::tap_io`).
+    ///
     /// # Errors
     ///
     /// The listener failed.
@@ -545,6 +568,10 @@ impl<R: Registry> McpServer<R> {
     ) -> std::io::Result<()> {
         let shutdown = config.cancellation_token.clone();
         let app = self.router(path, config);
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            // Refused only on a socket already broken: its first write reports that.
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, app)
             .with_graceful_shutdown(async move { shutdown.cancelled_owned().await })
             .await

@@ -181,7 +181,7 @@ impl<R: Registry> Handler<R> {
                 (result, evicted)
             }
             Place::Local => {
-                let _gate = self.reset_gate.lock().await;
+                let _gate = self.connection.reset_gate.lock().await;
                 let before = self.local_session();
                 let mut session = before;
                 let mut result =
@@ -286,11 +286,7 @@ pub(super) fn principal(ctx: &RequestContext<RoleServer>) -> Option<&str> {
 ///   choice, made here for every call so that the toolkit's own does not apply unseen);
 /// - cancellation: `ctx.ct` fires on `notifications/cancelled` and when a stateless HTTP
 ///   client goes away; the toolkit then drops the tool's future and answers an error result;
-/// - progress: when the request has a progress token, each `ToolContext::report` of the tool
-///   becomes a `notifications/progress`, sent in order and before the result (partial output
-///   has no MCP notification and is not forwarded);
-/// - log: each `ToolContext::log` the client asked for becomes a `notifications/message`,
-///   in order and before the result (see `logging` for which);
+/// - progress and log: see [`forwarding`] (and `logging` for which messages);
 /// - user input: the call's `UserInput` asks the client's user as its revision allows (see
 ///   `input`); on 2026-07-28 an unanswered question ends the call early with the
 ///   `InputRequiredResult` (the `Err`), which changes nothing;
@@ -329,16 +325,54 @@ async fn run_call<R: Registry>(
     ctx: &RequestContext<RoleServer>,
     cx: CallContext,
 ) -> CallResult {
+    let result = forwarding(ctx, cx, Counting::Tool, async |cx| {
+        toolkit.call_with(session, name, arguments, cx).await
+    })
+    .await;
+    crate::telemetry::note_outcome(&ctx.extensions, result.outcome());
+    result
+}
+
+/// How a request's progress notifications are numbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Counting {
+    /// One tool's own reports, as it made them (its numbers are its own to keep rising).
+    Tool,
+    /// A program's: the reports of all its calls, which may run together and each start
+    /// from zero, so each notification's `progress` is the count of reports so far (the
+    /// specification requires it to rise with every notification) and its message names
+    /// the tool (`"fetch: 2/3"`, or the tool's own message after the name).
+    #[cfg_attr(not(feature = "code-mode"), allow(dead_code))]
+    Program,
+}
+
+/// A progress report's count as people read it: `2/3`, or `2` without a total.
+pub(super) fn progress_count(done: f64, total: Option<f64>) -> String {
+    match total {
+        Some(total) => format!("{done}/{total}"),
+        None => format!("{done}"),
+    }
+}
+
+/// Runs `work` with the request's log messages and progress reports forwarded to the client,
+/// in order and before the answer: each `ToolContext::log` the client asked for becomes a
+/// `notifications/message`, and, when the request has a progress token, each
+/// `ToolContext::report` a `notifications/progress` (partial output has no MCP notification
+/// and is not forwarded).
+pub(super) async fn forwarding<T>(
+    ctx: &RequestContext<RoleServer>,
+    cx: CallContext,
+    counting: Counting,
+    work: impl AsyncFnOnce(&CallContext) -> T,
+) -> T {
     let (mut cx, logs) = crate::logging::forward(cx, ctx);
     let Some(token) = ctx.meta.get_progress_token() else {
         let call = async move {
-            let result = toolkit.call_with(session, name, arguments, &cx).await;
+            let result = work(&cx).await;
             drop(cx);
             result
         };
-        let result = tokio::join!(call, logs).0;
-        crate::telemetry::note_outcome(&ctx.extensions, result.outcome());
-        return result;
+        return tokio::join!(call, logs).0;
     };
     let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
     cx = cx.on_progress(move |event| {
@@ -348,19 +382,31 @@ async fn run_call<R: Registry>(
             message,
         } = event.progress
         {
-            let _ = sender.send((*done, *total, message.clone()));
+            let _ = sender.send((event.tool, *done, *total, message.clone()));
         }
     });
     let peer = ctx.peer.clone();
     let forward = async move {
-        while let Some((done, total, message)) = receiver.recv().await {
-            let mut param = ProgressNotificationParam::new(token.clone(), done);
-            if let Some(total) = total {
-                param = param.with_total(total);
-            }
-            if let Some(message) = message {
-                param = param.with_message(message);
-            }
+        let mut sent = 0u32;
+        while let Some((tool, done, total, message)) = receiver.recv().await {
+            let param = match counting {
+                Counting::Tool => {
+                    let mut param = ProgressNotificationParam::new(token.clone(), done);
+                    if let Some(total) = total {
+                        param = param.with_total(total);
+                    }
+                    if let Some(message) = message {
+                        param = param.with_message(message);
+                    }
+                    param
+                }
+                Counting::Program => {
+                    sent += 1;
+                    let what = message.unwrap_or_else(|| progress_count(done, total));
+                    ProgressNotificationParam::new(token.clone(), f64::from(sent))
+                        .with_message(format!("{tool}: {what}"))
+                }
+            };
             // A client that went away needs no progress.
             if peer.notify_progress(param).await.is_err() {
                 break;
@@ -368,14 +414,13 @@ async fn run_call<R: Registry>(
         }
     };
     let call = async move {
-        let result = toolkit.call_with(session, name, arguments, &cx).await;
+        let result = work(&cx).await;
         // The observer (and its sender) goes with the context: the forwarding loop ends
         // once it has sent every report.
         drop(cx);
         result
     };
     let (result, (), ()) = tokio::join!(call, forward, logs);
-    crate::telemetry::note_outcome(&ctx.extensions, result.outcome());
     result
 }
 

@@ -11,38 +11,49 @@ use rmcp::service::RequestContext;
 use serde_json::Value;
 use toolgroup_core::code::{CodeMode, Limits, RUN_PROGRAM};
 use toolgroup_core::provider::Provider;
-use toolgroup_core::registry::GroupId;
 use toolgroup_core::{CallContext, Registry, Session, Toolkit};
 
+use super::call::{Counting, forwarding};
 use super::entitled::Kit;
 use super::{Handler, Place};
 use crate::Mode;
+use crate::program_tools::ProgramTools;
 
 impl<R: Registry> Handler<R> {
     /// `run_program`'s MCP definition for a listing in `mode` of `session`: in mask mode
-    /// every group's tools are listed, so every group is declared.
+    /// every group's tools are listed, so every group is declared. `shared_kit`: the
+    /// toolkit is the server's own (its listings are kept: `crate::program_tools`).
     pub(super) fn program_tool(
         &self,
+        cache: &ProgramTools,
         toolkit: &Toolkit<R>,
+        shared_kit: bool,
         mode: Mode,
         session: &Session<R>,
-        limits: &Limits,
     ) -> Cow<'static, Tool> {
-        let shown = match mode {
-            Mode::Mask => {
-                let mut all = *session;
-                for &group in R::Group::ALL {
-                    all.set_active(group, true);
-                }
-                all
-            }
-            _ => *session,
-        };
-        let json = Provider::Mcp
-            .render_definition(&toolgroup_core::code::definition(toolkit, &shown, limits));
-        Cow::Owned(
-            serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool"),
-        )
+        let mut shown = *session;
+        if mode == Mode::Mask {
+            shown.activate_all();
+        }
+        let key: Option<Box<[usize]>> = shared_kit.then(|| {
+            toolkit
+                .definitions(&shown)
+                .map(|d| std::ptr::from_ref(d) as usize)
+                .collect()
+        });
+        if let Some(tool) = key.as_deref().and_then(|key| cache.get(key)) {
+            return Cow::Owned(tool);
+        }
+        let definition = toolgroup_core::code::definition(toolkit, &shown, cache.limits());
+        let json = Provider::Mcp.render_definition(&definition);
+        let tool =
+            serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");
+        // The description is interned: a kept definition's clone copies no text.
+        let tool = crate::server::borrowing_text(tool, &definition);
+        if let Some(key) = key {
+            cache.keep(key, tool.clone());
+        }
+        Cow::Owned(tool)
     }
 
     /// A `tools/call` of `run_program`: the program runs on the request's active set (the
@@ -80,16 +91,16 @@ impl<R: Registry> Handler<R> {
             Place::Fixed(selection) => {
                 // The connection's groups are the ones it selected: nothing is kept.
                 let mut session = *selection;
-                (code.run_with(&mut session, program, &cx).await, false)
+                (run(&code, &mut session, program, cx, context).await, false)
             }
             Place::NoKey => {
                 let mut session = Session::new();
-                (code.run_with(&mut session, program, &cx).await, false)
+                (run(&code, &mut session, program, cx, context).await, false)
             }
             Place::Local => {
                 let before = self.local_session();
                 let mut session = before;
-                let mut result = code.run_with(&mut session, program, &cx).await;
+                let mut result = run(&code, &mut session, program, cx, context).await;
                 self.set_local_session(&before, session);
                 let evicted =
                     self.lifecycle_after(&place, &toolkit, &before, RUN_PROGRAM, &mut result);
@@ -105,7 +116,7 @@ impl<R: Registry> Handler<R> {
                     }
                 };
                 let mut session = before;
-                let mut result = code.run_with(&mut session, program, &cx).await;
+                let mut result = run(&code, &mut session, program, cx, context).await;
                 let kept = self
                     .keep_keyed(
                         key,
@@ -134,4 +145,20 @@ impl<R: Registry> Handler<R> {
         }
         self.to_mcp(RUN_PROGRAM, result)
     }
+}
+
+/// Runs `program` with the request's progress token and log level: its calls' reports and
+/// log messages reach the client as a single tool's would, the reports numbered for the
+/// whole program ([`Counting::Program`]).
+async fn run<R: Registry>(
+    code: &CodeMode<R>,
+    session: &mut Session<R>,
+    program: &str,
+    cx: CallContext,
+    context: &RequestContext<RoleServer>,
+) -> toolgroup_core::CallResult {
+    forwarding(context, cx, Counting::Program, async |cx| {
+        code.run_with(session, program, cx).await
+    })
+    .await
 }

@@ -38,7 +38,7 @@ impl<R: Registry> Handler<R> {
     /// meantime: the groups this call left alone keep the current state, so no other call's
     /// change is lost.
     pub(super) fn set_local_session(&self, before: &Session<R>, after: Session<R>) {
-        let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+        let mut local = self.local();
         local.session_mut().apply_change(before, &after);
     }
 
@@ -124,7 +124,7 @@ impl<R: Registry> Handler<R> {
         }
         match place {
             Place::Local => {
-                let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+                let mut local = self.local();
                 let before = *local.session();
                 toolkit.lifecycle_before_call(&mut local);
                 ahead.changed = *local.session() != before;
@@ -159,7 +159,7 @@ impl<R: Registry> Handler<R> {
             return false;
         }
         let first_use = self.first_use();
-        let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+        let mut local = self.local();
         let ahead = *local.session();
         toolkit.lifecycle_after_call(&mut local, before, name, result, first_use);
         *local.session() != ahead
@@ -218,7 +218,7 @@ impl<R: Registry> Handler<R> {
         }
         match place {
             Place::Local => {
-                let mut local = self.local.lock().unwrap_or_else(|e| e.into_inner());
+                let mut local = self.local();
                 let ahead = *local.session();
                 local.session_mut().apply_change(before, after);
                 toolkit.lifecycle_task_started(&mut local, before, name);

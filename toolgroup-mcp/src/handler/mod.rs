@@ -43,29 +43,39 @@ pub use self::service::McpHandler;
 /// HTTP protocol sessions); stateless HTTP requests use the server's store.
 pub(crate) struct Handler<R: Registry> {
     shared: Arc<Shared<R>>,
-    /// The connection's active set (mask and list modes), read by every call, with the
-    /// toolkit's lifecycle state beside it.
-    local: Arc<std::sync::Mutex<ManagedSession<R>>>,
-    /// Held by a running `reset_tools`, so concurrent resets of one connection apply one at
-    /// a time (each sees the set the previous one left).
-    reset_gate: Arc<tokio::sync::Mutex<()>>,
+    /// The connection's own state, in one allocation: a 2025-11-25 server holds one handler
+    /// per open session, however idle.
+    connection: Arc<Connection<R>>,
     /// Selected mode: the groups chosen for the connection (when not taken from the URL).
     fixed: Session<R>,
-    /// The level the client set with `logging/setLevel`.
-    log_level: Arc<crate::logging::ClientLogLevel>,
+}
+
+/// What one connection (stdio, an HTTP protocol session) keeps between its requests.
+struct Connection<R: Registry> {
+    /// The connection's active set (mask and list modes), read by every call, with the
+    /// toolkit's lifecycle state beside it.
+    local: std::sync::Mutex<ManagedSession<R>>,
+    /// Held by a running `reset_tools`, so concurrent resets of one connection apply one at
+    /// a time (each sees the set the previous one left).
+    reset_gate: tokio::sync::Mutex<()>,
     /// The connection's own identity, random, made when a task first needs an owner.
-    connection: Arc<std::sync::OnceLock<String>>,
+    id: std::sync::OnceLock<String>,
+    /// The level the client set with `logging/setLevel`.
+    log_level: crate::logging::ClientLogLevel,
+}
+
+impl<R: Registry> crate::logging::HasLogLevel for Connection<R> {
+    fn log_level(&self) -> &crate::logging::ClientLogLevel {
+        &self.log_level
+    }
 }
 
 impl<R: Registry> Clone for Handler<R> {
     fn clone(&self) -> Self {
         Handler {
             shared: self.shared.clone(),
-            local: self.local.clone(),
-            reset_gate: self.reset_gate.clone(),
-            fixed: self.fixed,
-            log_level: self.log_level.clone(),
             connection: self.connection.clone(),
+            fixed: self.fixed,
         }
     }
 }
@@ -91,20 +101,27 @@ impl<R: Registry> Handler<R> {
         };
         Handler {
             shared,
-            local: Arc::new(std::sync::Mutex::new(ManagedSession::new(local))),
-            reset_gate: Arc::new(tokio::sync::Mutex::new(())),
+            connection: Arc::new(Connection {
+                local: std::sync::Mutex::new(ManagedSession::new(local)),
+                reset_gate: tokio::sync::Mutex::new(()),
+                id: std::sync::OnceLock::new(),
+                log_level: crate::logging::ClientLogLevel::new(),
+            }),
             fixed,
-            log_level: Arc::new(crate::logging::ClientLogLevel::new()),
-            connection: Arc::default(),
         }
     }
 
-    fn local_session(&self) -> Session<R> {
-        *self
+    /// The connection's active set and lifecycle state, locked. A poisoned lock is taken
+    /// anyway: a call that panicked must not leave the connection unusable for good.
+    fn local(&self) -> std::sync::MutexGuard<'_, ManagedSession<R>> {
+        self.connection
             .local
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .session()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn local_session(&self) -> Session<R> {
+        *self.local().session()
     }
 
     fn toolkit(&self) -> &Toolkit<R> {
@@ -174,8 +191,9 @@ impl<R: Registry> Handler<R> {
                 .collect(),
         };
         #[cfg(feature = "code-mode")]
-        if let Some(limits) = &self.shared.code {
-            listed.push(self.program_tool(toolkit, mode, session, limits));
+        if let Some(code) = &self.shared.code {
+            let own = std::ptr::eq(toolkit, self.toolkit());
+            listed.push(self.program_tool(code, toolkit, own, mode, session));
         }
         listed
     }
@@ -393,7 +411,7 @@ impl<R: Registry> ServerHandler for Handler<R> {
         request: rmcp::model::SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.log_level.set(request.level);
+        self.connection.log_level.set(request.level);
         Ok(())
     }
 
@@ -430,7 +448,9 @@ impl<R: Registry> ServerHandler for Handler<R> {
         request: CallToolRequestParams,
         mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        context.extensions.insert(self.log_level.clone());
+        context
+            .extensions
+            .insert(self.connection.clone() as Arc<dyn crate::logging::HasLogLevel>);
         if is_2026_or_later(&context) {
             let round = self.round_trip(&request, &context).await?;
             context.extensions.insert(round);
@@ -440,10 +460,10 @@ impl<R: Registry> ServerHandler for Handler<R> {
         }
         #[cfg(feature = "code-mode")]
         if request.name == toolgroup_core::code::RUN_PROGRAM
-            && let Some(limits) = self.shared.code.clone()
+            && let Some(code) = &self.shared.code
         {
             let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-            return self.program_call(&arguments, &context, &limits).await;
+            return self.program_call(&arguments, &context, code.limits()).await;
         }
         let name = request.name.as_ref();
         let arguments = Value::Object(request.arguments.unwrap_or_default());

@@ -60,17 +60,14 @@ impl<R: Registry> Handler<R> {
                 None => String::new(),
             };
         }
-        let connection = self.connection.get_or_init(crate::random::new_id);
+        let connection = self.connection.id.get_or_init(crate::random::new_id);
         format!("connection:{connection}")
     }
 }
 
 /// A status message of a progress report: its message, with its count.
 fn status(done: f64, total: Option<f64>, message: Option<&str>) -> String {
-    let count = match total {
-        Some(total) => format!("{done}/{total}"),
-        None => format!("{done}"),
-    };
+    let count = super::call::progress_count(done, total);
     match message {
         Some(message) => format!("{message} ({count})"),
         None => count,
@@ -167,7 +164,7 @@ impl<R: Registry> Handler<R> {
             Place::Fixed(_) => return None,
             Place::NoKey => activated(&Session::new()),
             Place::Local => {
-                let _gate = self.reset_gate.lock().await;
+                let _gate = self.connection.reset_gate.lock().await;
                 let before = self.local_session();
                 let session = activated(&before);
                 self.set_local_session(&before, session);

@@ -55,17 +55,26 @@ impl Traced {
 
     /// Runs the request's handling in the span, then records how it was answered.
     /// `tool_error` says whether an answer is a tool's error result.
-    pub(crate) async fn run<T>(
+    ///
+    /// The handling is boxed here, before any future holds it: rmcp awaits a handler's
+    /// future inside a 2025-11-25 session's own task until the handshake is done, so that
+    /// task is allocated at the size of the largest handler future and keeps it for the
+    /// session's life. Boxed, each session's task holds a pointer, and a request's state
+    /// lives only while the request runs.
+    pub(crate) fn run<T>(
         self,
         handling: impl Future<Output = Result<T, ErrorData>>,
         tool_error: impl FnOnce(&T) -> bool,
-    ) -> Result<T, ErrorData> {
-        let Some(request) = self.0 else {
-            return handling.await;
-        };
-        let result = handling.instrument(request.span.clone()).await;
-        request.finish(result.as_ref().map(tool_error));
-        result
+    ) -> impl Future<Output = Result<T, ErrorData>> {
+        let handling = Box::pin(handling);
+        async move {
+            let Some(request) = self.0 else {
+                return handling.await;
+            };
+            let result = handling.instrument(request.span.clone()).await;
+            request.finish(result.as_ref().map(tool_error));
+            result
+        }
     }
 }
 

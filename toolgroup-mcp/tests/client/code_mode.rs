@@ -6,8 +6,10 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use toolgroup::Session;
+use toolgroup::ToolDefinition;
 use toolgroup::code::Limits;
+use toolgroup::dynamic::{Dynamic, DynamicTool, DynamicTools, ToolSet};
+use toolgroup::prelude::*;
 use toolgroup_mcp::{GroupStore, McpServer, MemoryStore, Mode};
 
 use crate::support::{self, call, connect, names, post_as, serve_loopback, stateless, user_key};
@@ -51,6 +53,101 @@ async fn a_program_on_a_connection_keeps_what_its_calls_switch_on() {
     client.cancel().await.unwrap();
 }
 
+/// A program's calls report progress as one tool's would, under the request's token. Two
+/// calls that run together each count from 1, so the notifications are numbered for the
+/// whole program (the specification has `progress` rise with every one) and name the tool.
+#[tokio::test]
+async fn a_programs_calls_report_progress_under_the_requests_token() {
+    let mut groups = Session::new();
+    groups.activate(support::AgentGroup::Waiting);
+    let (client, counting) = connect(&server(Mode::Mask), groups).await;
+    let program = "const [a, b] = await Promise.all([waiting.count({ n: 2 }), waiting.count({ n: 3 })]); return [a, b];";
+    let mut params = support::args(json!({"program": program}));
+    params.name = "run_program".into();
+    params.meta = Some(rmcp::model::RequestMetaObject::with_progress_token(
+        rmcp::model::ProgressToken(rmcp::model::NumberOrString::String("p1".into())),
+    ));
+    let r = client.call_tool(params).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", support::text(&r));
+    assert_eq!(
+        r.structured_content.clone().unwrap()["result"],
+        json!(["counted to 2", "counted to 3"])
+    );
+    // Sent before the result: five reports, numbered 1 to 5, no total, each naming its tool.
+    let progress = counting.progress.lock().unwrap().clone();
+    let numbers: Vec<f64> = progress.iter().map(|(done, _, _)| *done).collect();
+    assert_eq!(numbers, [1.0, 2.0, 3.0, 4.0, 5.0], "{progress:?}");
+    assert!(
+        progress.iter().all(|(_, total, _)| total.is_none()),
+        "{progress:?}"
+    );
+    let mut messages: Vec<String> = progress.into_iter().filter_map(|(_, _, m)| m).collect();
+    messages.sort();
+    assert_eq!(
+        messages,
+        [
+            "count: step 1",
+            "count: step 1",
+            "count: step 2",
+            "count: step 2",
+            "count: step 3"
+        ]
+    );
+    // Each request numbers its own (rmcp's client gives every request a token of its own).
+    let r = call(&client, "run_program", json!({"program": program}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", support::text(&r));
+    let progress = counting.progress.lock().unwrap().clone();
+    let numbers: Vec<f64> = progress[5..].iter().map(|(done, _, _)| *done).collect();
+    assert_eq!(numbers, [1.0, 2.0, 3.0, 4.0, 5.0], "{progress:?}");
+    client.cancel().await.unwrap();
+}
+
+/// Fetch `n` pages, reporting each one done with its count only (no message).
+#[tool]
+async fn fetch_pages(
+    /// How many.
+    n: u32,
+    ctx: ToolContext<'_>,
+) -> u32 {
+    for i in 1..=n {
+        ctx.report(f64::from(i), Some(f64::from(n)), None);
+        tokio::task::yield_now().await;
+    }
+    n
+}
+
+#[tool_group(name = "pages", description = "Pages.", tools = [fetch_pages])]
+struct Pages;
+
+#[toolkit]
+struct Quiet {
+    pages: Pages,
+}
+
+/// A report without a message still says where the tool is: the program's notification
+/// carries the tool's own count (`"fetch_pages: 2/3"`), as its `progress` is the program's.
+#[tokio::test]
+async fn a_programs_report_without_a_message_gives_the_tools_count() {
+    let server = McpServer::new(Toolkit::new(Quiet { pages: Pages }), Mode::Mask)
+        .with_code_mode(Limits::new());
+    let (client, counting) = connect(&server, Session::all()).await;
+    let mut params = support::args(json!({"program": "return await pages.fetch_pages({ n: 3 });"}));
+    params.name = "run_program".into();
+    params.meta = Some(rmcp::model::RequestMetaObject::with_progress_token(
+        rmcp::model::ProgressToken(rmcp::model::NumberOrString::String("q".into())),
+    ));
+    let r = client.call_tool(params).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", support::text(&r));
+    let progress = counting.progress.lock().unwrap().clone();
+    assert_eq!(
+        progress,
+        [1, 2, 3].map(|i| (f64::from(i), None, Some(format!("fetch_pages: {i}/3")))),
+    );
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_stateless_clients_program_saves_its_activation_under_its_key() {
     let store = Arc::new(MemoryStore::new());
@@ -76,4 +173,79 @@ async fn a_stateless_clients_program_saves_its_activation_under_its_key() {
     let v = post_as(&url, "ann", &bad).await;
     assert_eq!(v["result"]["isError"], true, "{v}");
     assert!(v.to_string().contains("{\\\"program\\\""), "{v}");
+}
+
+/// A group whose tools are found at run time, for the listing's cache.
+#[tool_group(name = "found", description = "Tools found at run time.", dynamic)]
+struct Found;
+
+struct Source(std::sync::Mutex<Arc<ToolSet>>);
+
+impl DynamicTools for Source {
+    fn tools(&self) -> Arc<ToolSet> {
+        self.0.lock().unwrap().clone()
+    }
+
+    fn call<'a>(
+        &'a self,
+        tool: &'static ToolDefinition,
+        _ctx: toolgroup::ToolContext<'a>,
+        _arguments: toolgroup::args::Arguments<'a>,
+    ) -> toolgroup::BoxFuture<'a, CallResult> {
+        Box::pin(async move { CallResult::text(format!("{} ran", tool.name)) })
+    }
+}
+
+fn found(names: &[&str]) -> Arc<ToolSet> {
+    let tools: Vec<DynamicTool> = names
+        .iter()
+        .map(|name| {
+            DynamicTool::new(
+                *name,
+                "A tool found at run time.",
+                json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+            )
+        })
+        .collect();
+    Arc::new(ToolSet::new(tools))
+}
+
+#[toolkit]
+struct WithFound {
+    found: Dynamic<Found, Source>,
+}
+
+/// `run_program`'s definition is made once per set of shown tools and kept: listing again
+/// gives the same one, and a tool found at run time that changes is declared as it is now.
+#[tokio::test]
+async fn run_program_declares_the_tools_found_at_run_time_as_they_are_now() {
+    let toolkit = Arc::new(Toolkit::new(WithFound {
+        found: Dynamic::new(Source(std::sync::Mutex::new(found(&["read_file"])))),
+    }));
+    let registry = toolkit.registry();
+    let source = &registry.found.source().0;
+    let server = McpServer::new(toolkit.clone(), Mode::Mask).with_code_mode(Limits::new());
+    let (client, _) = connect(&server, Session::new()).await;
+    let description = |tools: Vec<rmcp::model::Tool>| {
+        let run = tools.into_iter().find(|t| t.name == "run_program").unwrap();
+        run.description.unwrap_or_default().into_owned()
+    };
+    let first = description(client.list_all_tools().await.unwrap());
+    assert!(first.contains("read_file("), "{first}");
+    assert_eq!(description(client.list_all_tools().await.unwrap()), first);
+
+    *source.lock().unwrap() = found(&["write_file"]);
+    let now = description(client.list_all_tools().await.unwrap());
+    assert!(now.contains("write_file("), "{now}");
+    assert!(!now.contains("read_file("), "{now}");
+    // The program sees the same tools as the declarations.
+    let r = call(
+        &client,
+        "run_program",
+        json!({"program": "return await found.write_file({ path: 'a' });"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", support::text(&r));
+    client.cancel().await.unwrap();
 }
