@@ -6,7 +6,13 @@
 //!   own, the prelude, the program, the answer): the fixed price of a run;
 //! - `program_100_sequential`: a program awaiting 100 calls one after another (100 batches:
 //!   each a round trip between the engine's thread and the caller);
-//! - `program_100_parallel`: the same 100 calls in one `Promise.all` (one batch).
+//! - `program_100_parallel`: the same 100 calls in one `Promise.all` (one batch);
+//! - `definition_all_groups`: `run_program`'s definition declaring all 82 tools (what an
+//!   MCP server in mask mode lists), generated from the schemas: the work an MCP listing
+//!   no longer repeats once the definition is kept for its set of shown tools;
+//! - `definition_1000_tools`: the same for the 1,000-tool toolkit of the list benchmark
+//!   (50 groups, all shown): the declarations are generated at run time, so this is what a
+//!   large toolkit pays for them, once per set of shown tools.
 //!
 //! Per call from a program: (`program_100_*` - `empty_program`) / 100.
 
@@ -58,6 +64,22 @@ fn code_mode(c: &mut Criterion) {
             })
         });
     }
+    let mut all = session;
+    for &g in FleetGroup::ALL {
+        all.activate(g);
+    }
+    group.bench_function("definition_all_groups", |b| {
+        b.iter(|| code.definition(black_box(&all)))
+    });
+    let (big, mut every) = toolgroup_bench::ours_big_setup();
+    for &g in toolgroup_bench::BigGroup::ALL {
+        every.activate(g);
+    }
+    let limits = toolgroup::code::Limits::new();
+    assert_eq!(big.definitions(&every).count(), 1001);
+    group.bench_function("definition_1000_tools", |b| {
+        b.iter(|| toolgroup::code::definition(&big, black_box(&every), &limits))
+    });
     group.finish();
 }
 

@@ -31,6 +31,8 @@ use toolgroup::prelude::*;
 #[cfg(feature = "big")]
 use toolgroup::provider::{Provider, Rendered};
 
+#[cfg(feature = "rmcp")]
+pub mod served;
 pub mod skills;
 
 /// Prints the machine's load average (each benchmark starts with it, for the record).
