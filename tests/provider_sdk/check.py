@@ -200,6 +200,11 @@ GOLDENS = {
     "openai-responses": "openai-responses",
     "openai-responses-namespaces": "openai-responses",
     "openai-chat": "openai-chat",
+    "anthropic-code": "anthropic",
+    "anthropic-references-code": "anthropic",
+    "openai-responses-code": "openai-responses",
+    "openai-responses-namespaces-code": "openai-responses",
+    "openai-chat-code": "openai-chat",
 }
 
 

@@ -4,7 +4,7 @@
 
 use toolgroup::provider::deferred::{
     ANTHROPIC_TOOL_CHANGES_BETA, Deferred, DeferredDecodeError, DeferredError, DeferredOptions,
-    Strategy,
+    DeferredState, Strategy,
 };
 use toolgroup::provider::transcript::{self, TranscriptError};
 
@@ -27,7 +27,13 @@ fn moves() -> Vec<(&'static str, &'static str)> {
 
 /// The model's reply to `request`: one call of `name` with the argument text `args`, in the
 /// provider's shape (a Responses call of an appended or namespaced tool with its namespace).
-fn reply(provider: Provider, n: usize, request: &Value, name: &str, args: &str) -> Value {
+pub(super) fn reply(
+    provider: Provider,
+    n: usize,
+    request: &Value,
+    name: &str,
+    args: &str,
+) -> Value {
     let parsed: Value = serde_json::from_str(args).expect("valid arguments");
     match provider {
         Provider::Anthropic => json!({"role": "assistant", "content": [
@@ -46,7 +52,7 @@ fn reply(provider: Provider, n: usize, request: &Value, name: &str, args: &str) 
     }
 }
 
-fn request(
+pub(super) fn request(
     provider: Provider,
     tools: Value,
     choice: Option<&str>,
@@ -77,6 +83,32 @@ fn request(
     body
 }
 
+/// The user's first message.
+pub(super) fn opening(provider: Provider) -> Value {
+    match provider {
+        Provider::OpenAiResponses => {
+            json!({"type": "message", "role": "user", "content": "Find the docs."})
+        }
+        Provider::Gemini => json!({"role": "user", "parts": [{"text": "Find the docs."}]}),
+        _ => json!({"role": "user", "content": "Find the docs."}),
+    }
+}
+
+/// The request of a conversation whose deferred state is `state`.
+pub(super) fn request_in<R: Registry>(
+    deferred: &Deferred<R>,
+    state: &DeferredState<R>,
+    conversation: &[Value],
+) -> Value {
+    request(
+        deferred.provider(),
+        deferred.tools_value(state),
+        deferred.tool_choice_json(state),
+        conversation,
+        deferred.beta_headers(),
+    )
+}
+
 /// Every request of the conversation of [`moves`] in the deferred mode, the last one after
 /// the last results; and the conversation itself.
 async fn play(
@@ -87,24 +119,10 @@ async fn play(
     let deferred = Deferred::new(&kit, provider, options).expect("a deferred mode");
     let mut state = deferred.state();
     let mut session = kit.session();
-    let first = match provider {
-        Provider::OpenAiResponses => {
-            json!({"type": "message", "role": "user", "content": "Find the docs."})
-        }
-        Provider::Gemini => json!({"role": "user", "parts": [{"text": "Find the docs."}]}),
-        _ => json!({"role": "user", "content": "Find the docs."}),
-    };
-    let mut conversation = vec![first];
+    let mut conversation = vec![opening(provider)];
     let mut requests = Vec::new();
-    let request_now = |state: &_, conversation: &[Value]| {
-        request(
-            provider,
-            deferred.tools_value(state),
-            deferred.tool_choice_json(state),
-            conversation,
-            deferred.beta_headers(),
-        )
-    };
+    let request_now =
+        |state: &_, conversation: &[Value]| request_in(&deferred, state, conversation);
     for (n, (name, args)) in moves().into_iter().enumerate() {
         let request = request_now(&state, &conversation);
         let answer = reply(provider, n + 1, &request, name, args);

@@ -7,6 +7,7 @@ mod support;
 
 mod calls;
 mod deferred;
+mod deferred_code;
 mod delivery;
 mod first_use;
 mod golden;

@@ -70,12 +70,17 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use serde::Deserialize as _;
+
+use crate::args::Arguments;
 use crate::futures::JoinAll;
 use crate::meta::{ToolAnnotations, ToolDefinition};
+use crate::provider::Provider;
+use crate::provider::deferred::{Deferred, DeferredError, DeferredOptions};
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
-use crate::toolkit::Toolkit;
+use crate::toolkit::{ToolCall, Toolkit};
 use crate::{BoxFuture, CallContext};
 
 /// The name of the tool that runs a program.
@@ -220,23 +225,80 @@ impl<R: Registry> CodeMode<R> {
         definition(&self.toolkit, session, &self.limits)
     }
 
+    /// The deferred delivery mode of the toolkit for `provider` (see
+    /// [`deferred`](crate::provider::deferred)), with `run_program` in every request beside
+    /// the toolkit's tools ([`Deferred::with_tools`]). Its declarations are those of every
+    /// group the toolkit shows, whatever is active: a description that followed the active
+    /// groups would change the tool array at every switch, and the array's stability is what
+    /// the deferred mode is for. A program's call of an inactive group's tool is refused with
+    /// the hint to activate the group, as the model's own call is (unless first-use activation
+    /// is on); the program can call `reset_tools` first. Answer the model's calls with
+    /// [`call`](Self::call).
+    ///
+    /// # Errors
+    ///
+    /// As [`Deferred::with_tools`]: a toolkit that has a tool named `run_program`, or more
+    /// tools than the provider accepts in a request.
+    pub fn deferred(
+        &self,
+        provider: Provider,
+        options: DeferredOptions,
+    ) -> Result<Deferred<R>, DeferredError> {
+        let definition = self.definition(&Session::all());
+        Deferred::with_tools(&self.toolkit, provider, options, &[definition])
+    }
+
     /// Answer a model's call: `run_program` runs its program, any other name is the
-    /// toolkit's call.
+    /// toolkit's call. The arguments are the provider's text or value, as
+    /// [`Toolkit::call`] takes them.
     pub async fn call(
         &self,
         session: &mut Session<R>,
         name: &str,
-        arguments: &Value,
+        arguments: impl Into<Arguments<'_>>,
     ) -> CallResult {
+        let arguments = arguments.into();
         if name != RUN_PROGRAM {
             return self.toolkit.call(session, name, arguments).await;
         }
-        match arguments.get("program").and_then(Value::as_str) {
-            Some(program) => self.run(session, program).await,
+        match program_of(arguments) {
+            Some(program) => self.run(session, &program).await,
             None => CallResult::error(
                 "`run_program` was not run: its arguments must be {\"program\": \"<JavaScript>\"}",
             ),
         }
+    }
+
+    /// Answer one assistant turn's calls, results in call order: what
+    /// [`Toolkit::call_batch`] does, with `run_program` calls answered too. A program is a
+    /// barrier, as `reset_tools` is: the calls before it run (concurrently, as
+    /// `Toolkit::call_batch` runs them) and finish first, the calls after it see what it
+    /// switched on or off.
+    pub async fn call_batch(
+        &self,
+        session: &mut Session<R>,
+        calls: &[ToolCall],
+    ) -> Vec<CallResult> {
+        let mut results = Vec::with_capacity(calls.len());
+        let mut rest = calls;
+        while !rest.is_empty() {
+            let plain = rest
+                .iter()
+                .position(|c| c.tool == RUN_PROGRAM)
+                .unwrap_or(rest.len());
+            if plain > 0 {
+                results.extend(self.toolkit.call_batch(session, &rest[..plain]).await);
+                rest = &rest[plain..];
+                continue;
+            }
+            let program = &rest[0];
+            results.push(
+                self.call(session, RUN_PROGRAM, program.arguments.as_arguments())
+                    .await,
+            );
+            rest = &rest[1..];
+        }
+        results
     }
 
     /// Run `program` (the body of an async function) on `session`.
@@ -455,6 +517,20 @@ pub fn definition<R: Registry>(
         always_on: true,
         from_rust: false,
     }
+}
+
+/// The program of `run_program`'s arguments, `None` when they are not `{"program": text}`.
+fn program_of(arguments: Arguments<'_>) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Args {
+        program: String,
+    }
+    let parsed: Result<Args, _> = match arguments {
+        Arguments::Text(text) => serde_json::from_str(text),
+        Arguments::Value(value) => Args::deserialize(value),
+    };
+    parsed.ok().map(|a| a.program)
 }
 
 /// The namespaces and global functions `session` is shown.

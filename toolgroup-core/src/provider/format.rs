@@ -72,6 +72,32 @@ pub(crate) struct Envelope {
     pub(crate) empty: &'static str,
 }
 
+impl Envelope {
+    /// `list` (a value of this envelope: `empty`, or `open`, entries, `close`) with `items`
+    /// appended after its entries.
+    pub(crate) fn append(&self, list: &str, items: &[&str]) -> String {
+        if items.is_empty() {
+            return list.to_owned();
+        }
+        let head = match list.strip_suffix(self.close) {
+            Some(head) if list != self.empty => head,
+            _ => self.open,
+        };
+        let mut out = String::with_capacity(
+            list.len() + self.open.len() + items.iter().map(|i| i.len() + 1).sum::<usize>(),
+        );
+        out.push_str(head);
+        for (n, item) in items.iter().enumerate() {
+            if n > 0 || head != self.open {
+                out.push(',');
+            }
+            out.push_str(item);
+        }
+        out.push_str(self.close);
+        out
+    }
+}
+
 /// A tool list that is a bare JSON array.
 pub(crate) const ARRAY: Envelope = Envelope {
     open: "[",

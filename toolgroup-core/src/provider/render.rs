@@ -362,6 +362,40 @@ impl<R: Registry> Rendered<R> {
         Ok(self.format().messages(items))
     }
 
+    /// A tool of the application's own (not the toolkit's) rendered for this provider, to
+    /// list beside the toolkit's: its definition and its allow-list entry.
+    pub(super) fn render_own(&self, definition: &ToolDefinition) -> (String, String) {
+        let format = self.format();
+        let rendered = format
+            .definitions(&[definition])
+            .pop()
+            .expect("one definition renders as one");
+        (
+            rendered.json.to_string(),
+            format.allow_entry(definition.name),
+        )
+    }
+
+    /// `tools` (a `tools` value of this provider) with the definitions `items` appended.
+    pub(super) fn append_tools(&self, tools: &str, items: &[&str]) -> String {
+        self.format().tools_envelope().append(tools, items)
+    }
+
+    /// `allowed` (an allow-list of this provider in `mode`) with the entries `items`
+    /// appended; `None` where the provider has no allow-list.
+    pub(super) fn append_allowed(
+        &self,
+        allowed: Option<String>,
+        mode: AllowMode,
+        items: &[&str],
+    ) -> Option<String> {
+        let allowed = allowed?;
+        match self.format().allow_envelope(mode) {
+            Some(envelope) if !items.is_empty() => Some(envelope.append(&allowed, items)),
+            _ => Some(allowed),
+        }
+    }
+
     fn format(&self) -> &'static dyn Format {
         self.provider.format_for(self.lifecycle)
     }

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{DeferredError, Strategy};
+use crate::meta::ToolDefinition;
 use crate::provider::render::Rendered;
 use crate::registry::Registry;
 use crate::toolkit::Toolkit;
@@ -17,10 +18,20 @@ pub(super) struct Piece {
     pub(super) json: Value,
 }
 
+/// A tool of the application's own, sent eager in every request beside the toolkit's.
+pub(super) struct Own {
+    /// The definition as the provider's list mode renders it.
+    pub(super) json: String,
+    /// Its allow-list entry (empty where the provider has no allow-list).
+    pub(super) allowed: String,
+}
+
 /// What [`Deferred`](super::Deferred) renders once.
 pub(super) struct Built {
-    /// The request's `tools`.
+    /// The request's `tools` (the application's own tools included).
     pub(super) tools: String,
+    /// The application's own tools, after the toolkit's in every listing and allow-list.
+    pub(super) own: Vec<Own>,
     pub(super) pieces: Vec<Piece>,
     /// Instructions of each switchable group, by slot.
     pub(super) instructions: Vec<(&'static str, Option<&'static str>)>,
@@ -33,7 +44,15 @@ pub(super) fn build<R: Registry>(
     toolkit: &Toolkit<R>,
     rendered: &Rendered<R>,
     strategy: Strategy,
+    own: &[ToolDefinition],
 ) -> Result<Built, DeferredError> {
+    for (n, def) in own.iter().enumerate() {
+        let taken = toolkit.all_definitions().any(|d| d.name == def.name)
+            || own[..n].iter().any(|d| d.name == def.name);
+        if taken {
+            return Err(DeferredError::NameTaken { name: def.name });
+        }
+    }
     let names = &toolkit.core.names.names;
     let all = rendered.all_tools_value();
     let instructions = R::SWITCHABLE
@@ -56,18 +75,26 @@ pub(super) fn build<R: Registry>(
         _ => Vec::new(),
     };
     let provider = rendered.provider();
+    let total = rendered_len(toolkit) + own.len();
     if let Some(max) = provider.max_tools()
-        && rendered_len(toolkit) > max
+        && total > max
     {
         return Err(DeferredError::TooManyTools {
             provider,
-            tools: rendered_len(toolkit),
+            tools: total,
             max,
         });
     }
+    let own: Vec<Own> = own
+        .iter()
+        .map(|def| {
+            let (json, allowed) = rendered.render_own(def);
+            Own { json, allowed }
+        })
+        .collect();
     let tools = match strategy {
         Strategy::AnthropicToolChanges | Strategy::AnthropicToolReferences => {
-            if pieces.iter().all(|p| p.slot.is_some()) {
+            if own.is_empty() && pieces.iter().all(|p| p.slot.is_some()) {
                 return Err(DeferredError::NoEagerTool);
             }
             let defs: Vec<Value> = pieces
@@ -116,13 +143,28 @@ pub(super) fn build<R: Registry>(
         Strategy::Mask => rendered.all_tools_json().into_owned(),
         Strategy::List => String::new(),
     };
+    let tools = match strategy {
+        Strategy::List => tools,
+        _ => rendered.append_tools(&tools, &own_jsons(&own)),
+    };
     let names = &toolkit.core.names;
     Ok(Built {
         tools,
+        own,
         pieces,
         instructions,
         entitled: (0..names.names.len()).map(|s| names.entitled(s)).collect(),
     })
+}
+
+/// The definitions of the application's own tools, as JSON texts.
+pub(super) fn own_jsons(own: &[Own]) -> Vec<&str> {
+    own.iter().map(|o| o.json.as_str()).collect()
+}
+
+/// The allow-list entries of the application's own tools.
+pub(super) fn own_allowed(own: &[Own]) -> Vec<&str> {
+    own.iter().map(|o| o.allowed.as_str()).collect()
 }
 
 fn rendered_len<R: Registry>(toolkit: &Toolkit<R>) -> usize {

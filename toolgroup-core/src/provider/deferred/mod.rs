@@ -16,6 +16,10 @@
 //! Anthropic is a hint to the model, and a deferred tool the model calls without having been
 //! given it is a call like any other.
 //!
+//! Tools of the application's own ([`Deferred::with_tools`], such as code mode's
+//! `run_program`) are sent in full after the toolkit's in every strategy's tool array, and
+//! every allow-list names them; no change touches them.
+//!
 //! Per turn nothing is rendered: [`Deferred::tools_json`] is built once, and the allow-list
 //! (or the listed tools of the list fallback) is kept in the [`DeferredState`] and rebuilt only
 //! when the active groups change. A change allocates its message, nothing else does.
@@ -37,6 +41,7 @@ use serde_json::Value;
 use super::format::AllowMode;
 use super::render::Rendered;
 use super::{MissingCallId, Provider};
+use crate::meta::ToolDefinition;
 use crate::registry::Registry;
 use crate::result::CallResult;
 use crate::session::Session;
@@ -111,7 +116,14 @@ pub enum DeferredError {
     /// Anthropic requires at least one tool without `defer_loading`; the toolkit has neither
     /// `reset_tools` (it is hidden) nor a basic tool.
     NoEagerTool,
-    /// The provider accepts at most `max` tools in a request and the toolkit has `tools`.
+    /// A tool of the application's own ([`Deferred::with_tools`]) has the name of another
+    /// tool: the toolkit's, or another of its own.
+    NameTaken {
+        /// The name.
+        name: &'static str,
+    },
+    /// The provider accepts at most `max` tools in a request and the toolkit has `tools`
+    /// (with the application's own).
     TooManyTools {
         /// The provider.
         provider: Provider,
@@ -127,6 +139,10 @@ impl fmt::Display for DeferredError {
         match self {
             DeferredError::NoEagerTool => f.write_str(
                 "the deferred mode needs at least one tool that is not deferred (Anthropic rejects a request whose tools are all deferred); expose `reset_tools` or add a basic tool",
+            ),
+            DeferredError::NameTaken { name } => write!(
+                f,
+                "the deferred mode cannot add the tool `{name}`: the request already has a tool of that name; rename one of them"
             ),
             DeferredError::TooManyTools {
                 provider,
@@ -167,6 +183,27 @@ impl<R: Registry> Deferred<R> {
         provider: Provider,
         options: DeferredOptions,
     ) -> Result<Self, DeferredError> {
+        Self::with_tools(toolkit, provider, options, &[])
+    }
+
+    /// [`new`](Self::new), with tools of the application's own in every request beside the
+    /// toolkit's (code mode's `run_program`: see `CodeMode::deferred`, feature `code-mode`).
+    /// They are sent in full (never deferred), after the toolkit's tools, in every strategy's
+    /// tool array, and every allow-list names them: a change of the active groups never
+    /// touches them, so they keep the prompt cache as the rest of the array does. The toolkit
+    /// does not know them: answer their calls yourself.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new) (an own tool counts as an eager tool, and towards the
+    /// provider's limit), and [`DeferredError::NameTaken`] when one has the name of a tool of
+    /// the toolkit or of another of them.
+    pub fn with_tools(
+        toolkit: &Toolkit<R>,
+        provider: Provider,
+        options: DeferredOptions,
+        tools: &[ToolDefinition],
+    ) -> Result<Self, DeferredError> {
         let strategy = match provider {
             Provider::Anthropic | Provider::AnthropicStrict if options.without_beta => {
                 Strategy::AnthropicToolReferences
@@ -178,7 +215,7 @@ impl<R: Registry> Deferred<R> {
             Provider::Mcp => Strategy::List,
         };
         let rendered = Rendered::new(toolkit, provider);
-        let built = build::build(toolkit, &rendered, strategy)?;
+        let built = build::build(toolkit, &rendered, strategy, tools)?;
         Ok(Deferred {
             rendered,
             strategy,
@@ -320,14 +357,21 @@ impl<R: Registry> Deferred<R> {
 
     /// Rebuild the per-state strings (the allow-list, the listed tools) after a change.
     fn refresh(&self, state: &mut DeferredState<R>) {
+        let own = &self.built.own;
         state.choice = match self.strategy {
-            Strategy::ResponsesAdditionalTools | Strategy::Mask => {
-                self.rendered.allowed_tools_json(&state.active, self.allow)
-            }
+            Strategy::ResponsesAdditionalTools | Strategy::Mask => self.rendered.append_allowed(
+                self.rendered.allowed_tools_json(&state.active, self.allow),
+                self.allow,
+                &build::own_allowed(own),
+            ),
             _ => None,
         };
-        state.listed =
-            (self.strategy == Strategy::List).then(|| self.rendered.tools_json(&state.active));
+        state.listed = (self.strategy == Strategy::List).then(|| {
+            self.rendered.append_tools(
+                &self.rendered.tools_json(&state.active),
+                &build::own_jsons(own),
+            )
+        });
     }
 }
 
