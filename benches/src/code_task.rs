@@ -6,7 +6,8 @@
 //!   fetches together, the note) and a closing answer: 4 requests, each carrying everything
 //!   before it (the pages included); in the list and the deferred delivery;
 //! - **code**: one `run_program` call whose program makes the seven calls, and the closing
-//!   answer: 2 requests; the pages never reach the model, only the program's value.
+//!   answer: 2 requests; the pages never reach the model, only the program's value; with
+//!   `run_program` as the only tool, and beside the toolkit's tools in the deferred mode.
 //!
 //! Measured from each request body: requests, the tokens sent (o200k), and the wall time of
 //! the calls or the program on this machine (the scripted model answers at once: a real
@@ -136,8 +137,11 @@ pub const PROVIDERS: [Provider; 2] = [Provider::OpenAiResponses, Provider::Anthr
 pub enum Way {
     /// The model's own calls, in a delivery mode.
     Calls(Mode),
-    /// One program.
+    /// One program, `run_program` the only tool.
     Code,
+    /// One program, `run_program` beside the toolkit's tools in the deferred mode
+    /// (`CodeMode::deferred`): what an agent offering both sends.
+    CodeDeferred,
 }
 
 impl Way {
@@ -146,6 +150,7 @@ impl Way {
             Way::Calls(Mode::Deferred) => "calls, deferred",
             Way::Calls(_) => "calls, list",
             Way::Code => "code mode",
+            Way::CodeDeferred => "code mode beside the tools, deferred",
         }
     }
 }
@@ -293,7 +298,62 @@ pub async fn by_code(provider: Provider) -> Result<(Vec<Value>, usize, Duration)
     Ok((vec![first, second], made, wall))
 }
 
-/// Every row: each provider, by calls in the list and deferred modes, and by code.
+/// The task done with one program, `run_program` beside the toolkit's tools in the deferred
+/// mode: the request bodies, the calls the program made, its time.
+pub async fn by_code_deferred(
+    provider: Provider,
+) -> Result<(Vec<Value>, usize, Duration), Box<dyn Error>> {
+    let code = CodeMode::new(toolkit());
+    let rendered = Rendered::new(code.toolkit(), provider);
+    let deferred = code.deferred(provider, DeferredOptions::default())?;
+    let mut state = deferred.state();
+    let mut session = code.toolkit().session();
+    session.activate(TaskKitGroup::Web);
+    let mut conversation = vec![conversation::user(provider, PROMPT)];
+    let body = |state: &_, session: &_, conversation: &[Value]| {
+        request(
+            provider,
+            Mode::Deferred,
+            &rendered,
+            &deferred,
+            state,
+            session,
+            SYSTEM,
+            conversation,
+        )
+    };
+    let first = body(&state, &session, &conversation)?;
+    let reply = reply(
+        provider,
+        1,
+        &[("run_program", json!({"program": PROGRAM}))],
+        &first,
+    );
+    let decoded = deferred.decode(&reply)?;
+    conversation.extend(conversation::replayed(provider, reply));
+    let started = Instant::now();
+    let results = code.call_batch(&mut session, &decoded.calls).await;
+    let wall = started.elapsed();
+    let made = match &results[..] {
+        [result] if !result.is_error => result
+            .structured_content
+            .as_ref()
+            .and_then(|s| s["calls"].as_array())
+            .map_or(0, Vec::len),
+        _ => return Err(format!("one program, one result: {results:?}").into()),
+    };
+    conversation.extend(deferred.result_messages(
+        &mut state,
+        &session,
+        &decoded,
+        decoded.calls.iter().zip(&results),
+    )?);
+    let second = body(&state, &session, &conversation)?;
+    Ok((vec![first, second], made, wall))
+}
+
+/// Every row: each provider, by calls in the list and deferred modes, and by code (alone,
+/// and beside the tools in the deferred mode).
 pub async fn rows(count: &mut dyn FnMut(&str) -> usize) -> Vec<Row> {
     let mut out = Vec::new();
     for provider in PROVIDERS {
@@ -301,10 +361,12 @@ pub async fn rows(count: &mut dyn FnMut(&str) -> usize) -> Vec<Row> {
             Way::Calls(Mode::List),
             Way::Calls(Mode::Deferred),
             Way::Code,
+            Way::CodeDeferred,
         ] {
             let (bodies, calls, wall) = match way {
                 Way::Calls(mode) => by_calls(provider, mode).await,
                 Way::Code => by_code(provider).await,
+                Way::CodeDeferred => by_code_deferred(provider).await,
             }
             .expect("the task");
             out.push(Row {
@@ -326,6 +388,7 @@ fn read(provider: Provider, way: Way, body: &Value, count: &mut dyn FnMut(&str) 
     let mode = match way {
         Way::Calls(mode) => mode,
         Way::Code => Mode::List,
+        Way::CodeDeferred => Mode::Deferred,
     };
     let mut rest = body.clone();
     if let Some(map) = rest.as_object_mut() {

@@ -1,5 +1,5 @@
 //! Code mode in the deferred delivery mode: `run_program` in every request of every strategy,
-//! eager and allowed, declaring every group, with the tool array unchanged across switches
+//! eager and allowed, listing every group, with the tool array unchanged across switches
 //! made by the model and by its programs (goldens, which `tests/provider_sdk/check.py`
 //! validates against the SDKs' request types); and the application's own tools refused when
 //! their names are taken.
@@ -132,9 +132,18 @@ async fn run_program_is_in_every_request_of_every_strategy_and_the_array_never_c
         let program = run_program(provider, tools[0]);
         assert!(program.get("defer_loading").is_none(), "{name}: {program}");
         let description = program["description"].as_str().expect("a description");
-        for group in ["namespace web", "namespace data", "function reset_tools"] {
+        for group in [
+            "namespace web",
+            "search(args)",
+            "namespace data",
+            "tag(args), tree(args), numbers(args)",
+            "function reset_tools",
+        ] {
             assert!(description.contains(group), "{name}: {group} not declared");
         }
+        // The tools' own definitions come with their group's activation, not in every
+        // request.
+        assert!(!description.contains("What to search for."), "{name}");
         // Where an allow-list is sent, every request's names run_program, whatever is active.
         for body in &played.requests {
             let choice = body.get("tool_choice").or_else(|| body.get("toolConfig"));

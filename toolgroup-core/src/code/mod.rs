@@ -227,13 +227,20 @@ impl<R: Registry> CodeMode<R> {
 
     /// The deferred delivery mode of the toolkit for `provider` (see
     /// [`deferred`](crate::provider::deferred)), with `run_program` in every request beside
-    /// the toolkit's tools ([`Deferred::with_tools`]). Its declarations are those of every
-    /// group the toolkit shows, whatever is active: a description that followed the active
-    /// groups would change the tool array at every switch, and the array's stability is what
-    /// the deferred mode is for. A program's call of an inactive group's tool is refused with
-    /// the hint to activate the group, as the model's own call is (unless first-use activation
-    /// is on); the program can call `reset_tools` first. Answer the model's calls with
-    /// [`call`](Self::call).
+    /// the toolkit's tools ([`Deferred::with_tools`]).
+    ///
+    /// Its description must not change when the active groups do (the tool array's
+    /// stability is what the deferred mode is for), and declaring every group's tools in it
+    /// would make every request carry the whole toolkit. So it lists every group the
+    /// toolkit shows by its description and its tools' names (`web.search(args)`), and says
+    /// how a tool is called from a program; the tools' own definitions reach the model as
+    /// the deferred mode delivers them, when their group is activated, with the group's
+    /// instructions. (For the full declarations in every request instead, give
+    /// `Deferred::with_tools` the [`definition`](Self::definition) of `Session::all()`.)
+    /// A program's call of an inactive group's tool is refused with the hint to activate the
+    /// group, as the model's own call is (unless first-use activation is on); the program
+    /// can call `reset_tools` first. Answer the model's calls with
+    /// [`call_batch`](Self::call_batch).
     ///
     /// # Errors
     ///
@@ -244,7 +251,7 @@ impl<R: Registry> CodeMode<R> {
         provider: Provider,
         options: DeferredOptions,
     ) -> Result<Deferred<R>, DeferredError> {
-        let definition = self.definition(&Session::all());
+        let definition = directory_definition(&self.toolkit, &self.limits);
         Deferred::with_tools(&self.toolkit, provider, options, &[definition])
     }
 
@@ -496,6 +503,32 @@ pub fn definition<R: Registry>(
         limits.output >> 10,
         declarations(toolkit, session)
     );
+    program_tool(description)
+}
+
+/// `run_program`'s definition for the deferred mode (see [`CodeMode::deferred`]): every
+/// group by its description and its tools' names, the tools' declarations left to the
+/// definitions the model receives when a group is activated.
+fn directory_definition<R: Registry>(toolkit: &Toolkit<R>, limits: &Limits) -> ToolDefinition {
+    let (mut namespaces, globals) = shown(toolkit, &Session::all());
+    for namespace in &mut namespaces {
+        // The instructions come with the group's activation.
+        if let Some(info) = toolkit.groups().iter().find(|g| g.name == namespace.name) {
+            namespace.doc = info.description.to_owned();
+        }
+    }
+    let description = format!(
+        "Run a JavaScript program (the body of an async function) that calls your tools, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all. In the program each of your tools is an async function that takes the tool's arguments as one object and resolves to its result (its structured output, else its text): a tool of a group is `group.tool(args)`, as listed below. A group's tools are given to you, and can be called, once it is active: activate groups with reset_tools, from the program too. A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{}```",
+        limits.time,
+        limits.calls,
+        limits.output >> 10,
+        typescript::directory(&namespaces, &globals)
+    );
+    program_tool(description)
+}
+
+/// `run_program`'s definition with `description`.
+fn program_tool(description: String) -> ToolDefinition {
     ToolDefinition {
         name: RUN_PROGRAM,
         description: intern(description),

@@ -54,6 +54,37 @@ pub(crate) fn declarations(namespaces: &[Namespace<'_>], globals: &[&ToolDefinit
     out
 }
 
+/// The directory of `namespaces` (each with its tools' names, not their declarations) and
+/// the declarations of the global functions `globals`: what a model reads when each group's
+/// definitions reach it on activation, as in the deferred delivery mode.
+pub(crate) fn directory(namespaces: &[Namespace<'_>], globals: &[&ToolDefinition]) -> String {
+    let mut out = String::from(PRELUDE);
+    for function in globals {
+        let mut aliases = Aliases::default();
+        write_function(&mut out, function, "declare ", "", &mut aliases);
+        for (name, body) in aliases.done {
+            let _ = writeln!(out, "declare type {name} = {body};");
+        }
+    }
+    for namespace in namespaces {
+        out.push('\n');
+        write_doc(&mut out, &namespace.doc, "");
+        let _ = write!(
+            out,
+            "declare namespace {} {{\n  // ",
+            identifier(namespace.name)
+        );
+        for (n, tool) in namespace.tools.iter().enumerate() {
+            if n > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{}(args)", identifier(tool.name));
+        }
+        out.push_str("\n}\n");
+    }
+    out
+}
+
 /// What every program has besides the tools.
 const PRELUDE: &str = "\
 /** Write to the run's log (returned with its result). */
