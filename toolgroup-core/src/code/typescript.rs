@@ -30,14 +30,7 @@ pub(crate) struct Namespace<'a> {
 /// The declarations of `namespaces` and of the global functions `globals` (tools of no
 /// group, such as `reset_tools`), as one `.d.ts` text.
 pub(crate) fn declarations(namespaces: &[Namespace<'_>], globals: &[&ToolDefinition]) -> String {
-    let mut out = String::from(PRELUDE);
-    for function in globals {
-        let mut aliases = Aliases::default();
-        write_function(&mut out, function, "declare ", "", &mut aliases);
-        for (name, body) in aliases.done {
-            let _ = writeln!(out, "declare type {name} = {body};");
-        }
-    }
+    let mut out = globals_with_prelude(globals);
     for namespace in namespaces {
         out.push('\n');
         write_doc(&mut out, &namespace.doc, "");
@@ -58,14 +51,7 @@ pub(crate) fn declarations(namespaces: &[Namespace<'_>], globals: &[&ToolDefinit
 /// the declarations of the global functions `globals`: what a model reads when each group's
 /// definitions reach it on activation, as in the deferred delivery mode.
 pub(crate) fn directory(namespaces: &[Namespace<'_>], globals: &[&ToolDefinition]) -> String {
-    let mut out = String::from(PRELUDE);
-    for function in globals {
-        let mut aliases = Aliases::default();
-        write_function(&mut out, function, "declare ", "", &mut aliases);
-        for (name, body) in aliases.done {
-            let _ = writeln!(out, "declare type {name} = {body};");
-        }
-    }
+    let mut out = globals_with_prelude(globals);
     for namespace in namespaces {
         out.push('\n');
         write_doc(&mut out, &namespace.doc, "");
@@ -81,6 +67,19 @@ pub(crate) fn directory(namespaces: &[Namespace<'_>], globals: &[&ToolDefinition
             let _ = write!(out, "{}(args)", identifier(tool.name));
         }
         out.push_str("\n}\n");
+    }
+    out
+}
+
+/// The prelude's declarations and those of the global functions `globals`.
+fn globals_with_prelude(globals: &[&ToolDefinition]) -> String {
+    let mut out = String::from(PRELUDE);
+    for function in globals {
+        let mut aliases = Aliases::default();
+        write_function(&mut out, function, "declare ", "", &mut aliases);
+        for (name, body) in aliases.done {
+            let _ = writeln!(out, "declare type {name} = {body};");
+        }
     }
     out
 }
