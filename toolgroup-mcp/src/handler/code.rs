@@ -10,8 +10,9 @@ use rmcp::model::{CallToolResponse, ErrorData, Tool};
 use rmcp::service::RequestContext;
 use serde_json::Value;
 use toolgroup_core::code::{CodeMode, Limits, RUN_PROGRAM};
+use toolgroup_core::context::{Answer, AskError, Asker, Question, UserInput};
 use toolgroup_core::provider::Provider;
-use toolgroup_core::{CallContext, Registry, Session, Toolkit};
+use toolgroup_core::{BoxFuture, CallContext, Registry, Session, Toolkit};
 
 use super::call::{Counting, forwarding};
 use super::entitled::Kit;
@@ -85,6 +86,21 @@ impl<R: Registry> Handler<R> {
             cx.extensions_mut().extend(parts.extensions.clone());
             cx.extensions_mut().insert(parts.clone());
         }
+        // Up to 2025-11-25 a program's calls ask the user during the call (elicitation), as
+        // a tool's own call does. On 2026-07-28 a question ends the request and its answer
+        // comes back with the same call again: the program would run again, and the calls it
+        // made before the question with it. So there its calls have no user to ask, and the
+        // asking tool is told why.
+        if context
+            .extensions
+            .get::<crate::input::RoundTrip>()
+            .is_some()
+        {
+            cx.extensions_mut().insert(UserInput::new(NoUserInPrograms));
+        } else {
+            cx.extensions_mut()
+                .insert(crate::input::user_input(context));
+        }
         let mode = self.mode(context);
         let place = self.place(context);
         let (result, changed) = match &place {
@@ -144,6 +160,17 @@ impl<R: Registry> Handler<R> {
             let _ = context.peer.notify_tool_list_changed().await;
         }
         self.to_mcp(RUN_PROGRAM, result)
+    }
+}
+
+/// The asker of a program's calls on 2026-07-28 (see `program_call`).
+struct NoUserInPrograms;
+
+impl Asker for NoUserInPrograms {
+    fn ask<'a>(&'a self, _question: &'a Question) -> BoxFuture<'a, Result<Answer, AskError>> {
+        Box::pin(std::future::ready(Err(AskError::NoUser(
+            "a program's tool calls cannot ask the user on protocol 2026-07-28 (the answer would run the whole program again); call this tool directly".to_owned(),
+        ))))
     }
 }
 

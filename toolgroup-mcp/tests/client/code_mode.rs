@@ -249,3 +249,94 @@ async fn run_program_declares_the_tools_found_at_run_time_as_they_are_now() {
     assert_eq!(r.is_error, Some(false), "{}", support::text(&r));
     client.cancel().await.unwrap();
 }
+
+/// Rename a file, to the name the user picks.
+#[tool]
+async fn rename(
+    ctx: ToolContext<'_>,
+    /// The file.
+    path: String,
+) -> Result<String, String> {
+    let question =
+        toolgroup::context::Question::new(format!("Rename `{path}`?")).string("to", "The new name");
+    match ctx.ask(question).await {
+        Ok(answer) => Ok(format!(
+            "renamed {path} to {}",
+            answer.get("to").and_then(|v| v.as_str()).unwrap_or("?")
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[tool_group(name = "files", description = "File tools.", tools = [rename])]
+struct Files;
+
+#[toolkit]
+struct FileKit {
+    #[basic]
+    files: Files,
+}
+
+fn file_server() -> McpServer<FileKit> {
+    McpServer::new(Toolkit::new(FileKit { files: Files }), Mode::Mask).with_code_mode(Limits::new())
+}
+
+/// A client whose user names the file `b.txt` in every form.
+fn answering() -> support::Counting {
+    support::Counting {
+        answer: json!({"to": "b.txt"}).as_object().cloned(),
+        ..support::Counting::default()
+    }
+}
+
+/// Up to 2025-11-25 a program's call asks the client's user during the call
+/// (`elicitation/create`), as the tool's own call would.
+#[tokio::test]
+async fn a_programs_call_asks_the_user_on_2025_11_25() {
+    let (client, user) = support::connect_as(
+        &file_server(),
+        Session::new(),
+        rmcp::ClientLifecycleMode::Initialize,
+        answering(),
+    )
+    .await;
+    let program = "return await files.rename({ path: 'a.txt' });";
+    let r = call(&client, "run_program", json!({"program": program}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", support::text(&r));
+    assert_eq!(
+        r.structured_content.clone().unwrap()["result"],
+        json!("renamed a.txt to b.txt")
+    );
+    assert_eq!(*user.asked.lock().unwrap(), ["Rename `a.txt`?"]);
+    client.cancel().await.unwrap();
+}
+
+/// On 2026-07-28 a question would end the request and come back with the same call, running
+/// the program again: a program's call has no user to ask, is told why, and nothing is asked.
+#[tokio::test]
+async fn a_programs_call_cannot_ask_on_2026_07_28_and_is_told_why() {
+    let (client, user) = support::connect_as(
+        &file_server(),
+        Session::new(),
+        rmcp::ClientLifecycleMode::Discover {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        },
+        answering(),
+    )
+    .await;
+    let program = "return await files.rename({ path: 'a.txt' });";
+    let r = call(&client, "run_program", json!({"program": program}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let text = support::text(&r);
+    assert!(
+        text.contains("cannot ask the user on protocol 2026-07-28")
+            && text.contains("call this tool directly"),
+        "{text}"
+    );
+    assert!(user.asked.lock().unwrap().is_empty());
+    client.cancel().await.unwrap();
+}

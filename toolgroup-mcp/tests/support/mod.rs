@@ -172,9 +172,43 @@ pub struct Counting {
     /// Progress notifications received.
     pub progress: Arc<std::sync::Mutex<Vec<ProgressSeen>>>,
     pub changed: Arc<tokio::sync::Notify>,
+    /// With it, the client declares elicitation and its user accepts every form with this
+    /// content.
+    pub answer: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The messages of the forms it was shown.
+    pub asked: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl ClientHandler for Counting {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let mut info = rmcp::model::ClientConfig::default();
+        if self.answer.is_some() {
+            info.capabilities = rmcp::model::ClientCapabilities::builder()
+                .enable_elicitation()
+                .build();
+        }
+        info
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::model::ErrorData> {
+        if let rmcp::model::ElicitRequestParams::FormElicitationParams { message, .. } = &request {
+            self.asked.lock().unwrap().push(message.clone());
+        }
+        match &self.answer {
+            Some(content) => Ok(rmcp::model::ElicitResult::new(
+                rmcp::model::ElicitationAction::Accept,
+            )
+            .with_content(serde_json::Value::Object(content.clone()))),
+            None => Ok(rmcp::model::ElicitResult::new(
+                rmcp::model::ElicitationAction::Decline,
+            )),
+        }
+    }
+
     async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
         self.list_changed.fetch_add(1, Ordering::SeqCst);
         self.changed.notify_one();
@@ -254,6 +288,16 @@ pub async fn connect_with<R: toolgroup::Registry>(
     groups: toolgroup::Session<R>,
     lifecycle: rmcp::ClientLifecycleMode,
 ) -> (Client, Counting) {
+    connect_as(server, groups, lifecycle, Counting::default()).await
+}
+
+/// [`connect_with`] with a client of the caller's (one that answers forms, say).
+pub async fn connect_as<R: toolgroup::Registry>(
+    server: &toolgroup_mcp::McpServer<R>,
+    groups: toolgroup::Session<R>,
+    lifecycle: rmcp::ClientLifecycleMode,
+    counting: Counting,
+) -> (Client, Counting) {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let handler = server.handler_with(groups);
     tokio::spawn(async move {
@@ -261,7 +305,6 @@ pub async fn connect_with<R: toolgroup::Registry>(
             let _ = running.waiting().await;
         }
     });
-    let counting = Counting::default();
     let client = counting
         .clone()
         .serve_with_lifecycle(client_io, lifecycle)
