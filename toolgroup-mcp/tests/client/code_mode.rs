@@ -289,21 +289,29 @@ fn answering() -> support::Counting {
     }
 }
 
-/// Up to 2025-11-25 a program's call asks the client's user during the call
-/// (`elicitation/create`), as the tool's own call would.
-#[tokio::test]
-async fn a_programs_call_asks_the_user_on_2025_11_25() {
-    let (client, user) = support::connect_as(
-        &file_server(),
-        Session::new(),
-        rmcp::ClientLifecycleMode::Initialize,
-        answering(),
-    )
-    .await;
+/// A program renaming `a.txt`, run by a client whose user answers `b.txt`, connected with
+/// `lifecycle`: the client, its user, the result.
+async fn rename_from_a_program(
+    lifecycle: rmcp::ClientLifecycleMode,
+) -> (
+    support::Client,
+    support::Counting,
+    rmcp::model::CallToolResult,
+) {
+    let (client, user) =
+        support::connect_as(&file_server(), Session::new(), lifecycle, answering()).await;
     let program = "return await files.rename({ path: 'a.txt' });";
     let r = call(&client, "run_program", json!({"program": program}))
         .await
         .unwrap();
+    (client, user, r)
+}
+
+/// Up to 2025-11-25 a program's call asks the client's user during the call
+/// (`elicitation/create`), as the tool's own call would.
+#[tokio::test]
+async fn a_programs_call_asks_the_user_on_2025_11_25() {
+    let (client, user, r) = rename_from_a_program(rmcp::ClientLifecycleMode::Initialize).await;
     assert_eq!(r.is_error, Some(false), "{}", support::text(&r));
     assert_eq!(
         r.structured_content.clone().unwrap()["result"],
@@ -317,19 +325,10 @@ async fn a_programs_call_asks_the_user_on_2025_11_25() {
 /// the program again: a program's call has no user to ask, is told why, and nothing is asked.
 #[tokio::test]
 async fn a_programs_call_cannot_ask_on_2026_07_28_and_is_told_why() {
-    let (client, user) = support::connect_as(
-        &file_server(),
-        Session::new(),
-        rmcp::ClientLifecycleMode::Discover {
-            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
-        },
-        answering(),
-    )
+    let (client, user, r) = rename_from_a_program(rmcp::ClientLifecycleMode::Discover {
+        preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+    })
     .await;
-    let program = "return await files.rename({ path: 'a.txt' });";
-    let r = call(&client, "run_program", json!({"program": program}))
-        .await
-        .unwrap();
     assert_eq!(r.is_error, Some(true));
     let text = support::text(&r);
     assert!(
