@@ -9,6 +9,7 @@
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode selected --groups web_search
 //! cargo run --example mcp_server --features mcp -- --transport stdio --mode selected --groups charts
 //! cargo run --example mcp_server --features mcp -- --transport http --mode list --listen 127.0.0.1:8000
+//! cargo run --example mcp_server --features mcp,code-mode -- --transport stdio --code-mode
 //! ```
 //!
 //! Over HTTP the endpoint is `/mcp`; in selected mode its groups come from the URL
@@ -59,7 +60,7 @@ fn toolkit(report_seconds: u64) -> Toolkit<Served> {
     .with_policy(RequireApproval::new(ElicitationApprover::new()))
 }
 
-const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT] [--no-first-use] [--no-hints] [--no-groups-extension] [--report-seconds N] [--auth-issuer URL --auth-audience URI [--auth-jwks URL]]
+const USAGE: &str = "usage: mcp_server --transport stdio|http --mode selected|mask|list [--groups a,b] [--listen 127.0.0.1:PORT] [--no-first-use] [--no-hints] [--no-groups-extension] [--report-seconds N] [--code-mode] [--auth-issuer URL --auth-audience URI [--auth-jwks URL]]
 
 Serves the quickstart toolkit (groups `web_search` and `scraping`; `notes` is always on), the
 group `charts` (`bar_chart` answers with a PNG image) and the group `reports` (`write_report`
@@ -77,6 +78,8 @@ takes a while and may run as an MCP task; `delete_report` needs the user's appro
   --no-hints             no client hints in the tools' _meta (anthropic/searchHint, group labels)
   --no-groups-extension  do not serve the io.modelcontextprotocol/groups extension
   --report-seconds N     how long write_report takes (default 5)
+  --code-mode            also list run_program: the model writes one JavaScript program that
+                         calls the tools (build with --features mcp,code-mode)
   --auth-issuer URL      http: require bearer JWTs of this issuer (build with --features mcp-auth);
                          web_search needs the scope web:read, scraping web:fetch, charts charts
   --auth-audience URI    http: the endpoint's resource URI, the tokens' audience (http://HOST/mcp)
@@ -93,6 +96,7 @@ struct Options {
     hints: bool,
     groups_extension: bool,
     report_seconds: u64,
+    code_mode: bool,
     auth_issuer: Option<String>,
     auth_audience: Option<String>,
     auth_jwks: Option<String>,
@@ -108,6 +112,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         hints: true,
         groups_extension: true,
         report_seconds: 5,
+        code_mode: false,
         auth_issuer: None,
         auth_audience: None,
         auth_jwks: None,
@@ -139,6 +144,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                     .parse()
                     .map_err(|_| "--report-seconds takes a whole number of seconds".to_owned())?;
             }
+            "--code-mode" => options.code_mode = true,
             "--auth-issuer" => options.auth_issuer = Some(value("--auth-issuer")?),
             "--auth-audience" => options.auth_audience = Some(value("--auth-audience")?),
             "--auth-jwks" => options.auth_jwks = Some(value("--auth-jwks")?),
@@ -160,6 +166,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     }
     if auth && (options.auth_issuer.is_none() || options.auth_audience.is_none()) {
         return Err("authorization needs both --auth-issuer and --auth-audience".into());
+    }
+    if options.code_mode && cfg!(not(feature = "code-mode")) {
+        return Err("--code-mode needs the example built with --features mcp,code-mode".into());
     }
     if auth && cfg!(not(feature = "mcp-auth")) {
         return Err("the --auth-* flags need the example built with --features mcp-auth".into());
@@ -234,6 +243,12 @@ async fn main() -> ExitCode {
             ClientHints::none()
         })
         .with_groups_extension(options.groups_extension);
+    #[cfg(feature = "code-mode")]
+    let server = if options.code_mode {
+        server.with_code_mode(toolgroup::code::Limits::new())
+    } else {
+        server
+    };
     if options.http {
         let listener = match tokio::net::TcpListener::bind(&options.listen).await {
             Ok(l) => l,

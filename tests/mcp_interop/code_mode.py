@@ -2,9 +2,11 @@
 
 usage: python code_mode.py URL
 
-URL is a Streamable HTTP endpoint (`cargo test -p toolgroup-mcp --all-features --test client
-code_mode::` starts one, mask mode, with `McpServer::with_code_mode`) serving the quickstart's
-toolkit: `note_write` (basic), `web_search` and `page_fetch`. Checks that `list_tools` lists
+URL is a Streamable HTTP endpoint serving the quickstart's toolkit (`note_write` (basic),
+`web_search` and `page_fetch`) in mask mode with `McpServer::with_code_mode`: the one
+`cargo test -p toolgroup-mcp --all-features --test client code_mode::` starts, or the
+`mcp_server` example's (`--features mcp,code-mode`, `--transport http --code-mode`), as
+`.ci/run` runs it. Checks that `list_tools` lists
 `run_program` with TypeScript declarations of both groups, that a program chaining five calls
 (three at once) returns its value as structured content with its log and its calls, that a
 tool's error is caught inside the program, and that a program's own error is an error result
