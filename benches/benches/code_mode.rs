@@ -8,8 +8,10 @@
 //!   each a round trip between the engine's thread and the caller);
 //! - `program_100_parallel`: the same 100 calls in one `Promise.all` (one batch);
 //! - `definition_all_groups`: `run_program`'s definition declaring all 82 tools (what an
-//!   MCP server in mask mode lists), generated from the schemas: the work an MCP listing
-//!   no longer repeats once the definition is kept for its set of shown tools;
+//!   MCP server in mask mode lists), generated from the schemas: the work a listing no
+//!   longer repeats once the definition is kept for its set of shown tools;
+//! - `definition_kept`: `CodeMode::definition` for that set again, once kept (a lookup
+//!   keyed by the shown tools, and the definition's clone);
 //! - `definition_1000_tools`: the same for the 1,000-tool toolkit of the list benchmark
 //!   (50 groups, all shown): the declarations are generated at run time, so this is what a
 //!   large toolkit pays for them, once per set of shown tools.
@@ -69,6 +71,9 @@ fn code_mode(c: &mut Criterion) {
         all.activate(g);
     }
     group.bench_function("definition_all_groups", |b| {
+        b.iter(|| toolgroup::code::definition(code.toolkit(), black_box(&all), code.limits()))
+    });
+    group.bench_function("definition_kept", |b| {
         b.iter(|| code.definition(black_box(&all)))
     });
     let (big, mut every) = toolgroup_bench::ours_big_setup();

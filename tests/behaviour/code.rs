@@ -228,6 +228,25 @@ async fn the_declarations_type_each_group_as_a_namespace() {
     ));
 }
 
+#[test]
+fn the_definition_is_kept_per_set_of_shown_tools_and_follows_the_set() {
+    let code = code();
+    let mut session = code.toolkit().session();
+    let fresh = |session: &Session<Kit>| {
+        toolgroup::code::definition(code.toolkit(), session, code.limits())
+    };
+    let before = code.definition(&session);
+    assert_eq!(before, fresh(&session));
+    assert_eq!(code.definition(&session), before);
+    session.set_active(KitGroup::Web, true);
+    let after = code.definition(&session);
+    assert_ne!(after, before, "a new set of shown tools, a new definition");
+    assert_eq!(after, fresh(&session));
+    assert!(after.description.contains("declare namespace web {"));
+    session.set_active(KitGroup::Web, false);
+    assert_eq!(code.definition(&session), before);
+}
+
 #[tokio::test]
 async fn a_tool_error_is_a_thrown_error_the_program_can_catch() {
     let code = code();

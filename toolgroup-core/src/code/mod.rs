@@ -156,7 +156,15 @@ impl Limits {
 pub struct CodeMode<R: Registry> {
     toolkit: Arc<Toolkit<R>>,
     limits: Limits,
+    /// `run_program`'s definitions by the shown tools they declare (see
+    /// [`CodeMode::definition`]).
+    kept: std::sync::Mutex<rustc_hash::FxHashMap<Box<[usize]>, ToolDefinition>>,
 }
+
+/// The distinct sets of shown tools whose `run_program` definitions a [`CodeMode`] keeps;
+/// past it, it starts again. A conversation sees a handful of sets; tools found at run time
+/// that keep changing make new ones, and this bounds what the old ones hold.
+const KEPT_DEFINITIONS: usize = 256;
 
 /// `text` as a `&'static str` (a definition's description is one), kept once per distinct
 /// text in the process: as many as the distinct sets of declarations the models were shown,
@@ -190,6 +198,7 @@ impl<R: Registry> CodeMode<R> {
         CodeMode {
             toolkit: toolkit.into(),
             limits: Limits::default(),
+            kept: std::sync::Mutex::default(),
         }
     }
 
@@ -197,6 +206,7 @@ impl<R: Registry> CodeMode<R> {
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self.kept = std::sync::Mutex::default();
         self
     }
 
@@ -221,8 +231,30 @@ impl<R: Registry> CodeMode<R> {
     /// [`declarations`](Self::declarations). List it beside (or instead of) the toolkit's
     /// own tools, in any provider's rendering
     /// ([`Provider::render_definition`](crate::provider::Provider::render_definition)).
+    ///
+    /// Made once per set of shown tools and kept: asking again for a session that shows the
+    /// same tools costs a lookup, not the declarations.
     pub fn definition(&self, session: &Session<R>) -> ToolDefinition {
-        definition(&self.toolkit, session, &self.limits)
+        // The shown definitions' addresses name them for this value's life: the compiled-in
+        // ones belong to the toolkit it holds, and those found at run time are never freed.
+        let key: Box<[usize]> = self
+            .toolkit
+            .definitions(session)
+            .map(|d| std::ptr::from_ref(d) as usize)
+            .collect();
+        let mut kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(definition) = kept.get(&key) {
+            return definition.clone();
+        }
+        let made = definition(&self.toolkit, session, &self.limits);
+        if kept.len() >= KEPT_DEFINITIONS {
+            kept.clear();
+        }
+        kept.insert(key, made.clone());
+        made
     }
 
     /// The deferred delivery mode of the toolkit for `provider` (see
@@ -490,7 +522,7 @@ pub fn declarations<R: Registry>(toolkit: &Toolkit<R>, session: &Session<R>) -> 
 }
 
 /// The definition of `run_program` for `session` of `toolkit` under `limits` (what
-/// [`CodeMode::definition`] gives, for a toolkit held elsewhere).
+/// [`CodeMode::definition`] gives, for a toolkit held elsewhere), made anew on every call.
 pub fn definition<R: Registry>(
     toolkit: &Toolkit<R>,
     session: &Session<R>,
