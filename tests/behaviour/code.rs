@@ -535,3 +535,95 @@ fn the_declarations_type_check_with_tsc_strict() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Look a word up.
+#[tool(read_only, open_world = false)]
+fn lookup(
+    /// The word.
+    word: String,
+) -> String {
+    word
+}
+
+/// Count the letters of a word.
+#[tool(read_only, open_world = false)]
+fn letters(
+    /// The word.
+    word: String,
+) -> usize {
+    word.len()
+}
+
+/// Forget a word.
+#[tool(destructive)]
+fn forget(
+    /// The word.
+    word: String,
+) -> String {
+    word
+}
+
+#[tool_group(name = "words", description = "Words.", tools = [lookup])]
+struct Words;
+
+#[tool_group(name = "counting", description = "Counting.", tools = [letters])]
+struct Counting;
+
+#[tool_group(name = "forgetting", description = "Forgetting.", tools = [forget])]
+struct Forgetting;
+
+#[toolkit]
+struct ReadOnlyKit {
+    #[basic]
+    words: Words,
+    counting: Counting,
+}
+
+#[toolkit]
+struct MixedKit {
+    #[basic]
+    words: Words,
+    forgetting: Forgetting,
+}
+
+/// A program may call any tool of the toolkit (through `reset_tools` or first-use
+/// activation), so `run_program` is read-only only when every tool is, and destructive when
+/// one is; `reset_tools` (which switches groups, not the world) does not count.
+#[test]
+fn run_program_is_annotated_with_what_its_calls_may_do() {
+    let read_only = CodeMode::new(Toolkit::new(ReadOnlyKit {
+        words: Words,
+        counting: Counting,
+    }));
+    // Only `words` is active: `counting` is reachable by reset_tools, and read-only too.
+    let a = read_only
+        .definition(&read_only.toolkit().session())
+        .annotations;
+    assert_eq!(
+        (a.read_only, a.destructive, a.open_world),
+        (Some(true), None, Some(false))
+    );
+    let mixed = CodeMode::new(Toolkit::new(MixedKit {
+        words: Words,
+        forgetting: Forgetting,
+    }));
+    // `forget` is not shown, but a program can switch its group on and call it.
+    let a = mixed.definition(&mixed.toolkit().session()).annotations;
+    assert_eq!((a.read_only, a.destructive), (None, Some(true)));
+    assert_eq!(a.open_world, None, "forget states no open-world hint");
+    // The same in the deferred mode's definition.
+    let deferred = mixed
+        .deferred(
+            toolgroup::provider::Provider::Mcp,
+            toolgroup::provider::deferred::DeferredOptions::default(),
+        )
+        .expect("a deferred mode");
+    let tools = deferred.tools_value(&deferred.state());
+    let program = tools
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|t| t["name"] == RUN_PROGRAM)
+        .expect("run_program");
+    assert_eq!(program["annotations"]["destructiveHint"], json!(true));
+}

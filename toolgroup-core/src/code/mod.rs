@@ -517,7 +517,7 @@ impl<R: Registry> CodeMode<R> {
 /// The TypeScript declarations of what a program of `session` may call in `toolkit` (what
 /// [`CodeMode::declarations`] gives, for a toolkit held elsewhere).
 pub fn declarations<R: Registry>(toolkit: &Toolkit<R>, session: &Session<R>) -> String {
-    let (namespaces, globals) = shown(toolkit, session);
+    let (namespaces, globals) = namespaces_of(toolkit, toolkit.definitions(session));
     typescript::declarations(&namespaces, &globals)
 }
 
@@ -528,21 +528,72 @@ pub fn definition<R: Registry>(
     session: &Session<R>,
     limits: &Limits,
 ) -> ToolDefinition {
+    definition_declaring(toolkit, toolkit.definitions(session), limits)
+}
+
+/// The definition of `run_program` declaring exactly `tools` (definitions of `toolkit`, in
+/// its listing order), under `limits`: for a server that shows a session's tools but not
+/// all of them, such as an MCP server that answers `reset_tools` without listing it.
+pub fn definition_declaring<'a, R: Registry>(
+    toolkit: &'a Toolkit<R>,
+    tools: impl IntoIterator<Item = &'a ToolDefinition>,
+    limits: &Limits,
+) -> ToolDefinition {
+    let (namespaces, globals) = namespaces_of(toolkit, tools);
     let description = format!(
         "Run a JavaScript program (the body of an async function) that calls the tools declared below, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all. A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{}```",
         limits.time,
         limits.calls,
         limits.output >> 10,
-        declarations(toolkit, session)
+        typescript::declarations(&namespaces, &globals)
     );
-    program_tool(description)
+    program_tool(description, annotations(toolkit))
+}
+
+/// What a program may do, as MCP annotations: it may call any tool of the toolkit (with
+/// `reset_tools`, or by first-use activation), so it is read-only only if every tool is,
+/// not destructive only if none may be, and closed-world only if every tool is.
+/// `reset_tools` is left out: it changes which tools the session shows, not the world the
+/// tools act on.
+fn annotations<R: Registry>(toolkit: &Toolkit<R>) -> ToolAnnotations {
+    let tools: Vec<&ToolAnnotations> = toolkit
+        .all_definitions()
+        .filter(|d| d.name != crate::meta::RESET_TOOLS)
+        .map(|d| &d.annotations)
+        .collect();
+    let all = |hint: fn(&ToolAnnotations) -> Option<bool>, value: bool| {
+        tools.iter().all(|a| hint(a) == Some(value))
+    };
+    let read_only = all(|a| a.read_only, true);
+    let writers = || tools.iter().filter(|a| a.read_only != Some(true));
+    ToolAnnotations {
+        read_only: read_only.then_some(true),
+        destructive: if read_only {
+            None
+        } else if writers().any(|a| a.destructive != Some(false)) {
+            writers()
+                .any(|a| a.destructive == Some(true))
+                .then_some(true)
+        } else {
+            Some(false)
+        },
+        idempotent: None,
+        open_world: if all(|a| a.open_world, false) {
+            Some(false)
+        } else {
+            tools
+                .iter()
+                .any(|a| a.open_world == Some(true))
+                .then_some(true)
+        },
+    }
 }
 
 /// `run_program`'s definition for the deferred mode (see [`CodeMode::deferred`]): every
 /// group by its description and its tools' names, the tools' declarations left to the
 /// definitions the model receives when a group is activated.
 fn directory_definition<R: Registry>(toolkit: &Toolkit<R>, limits: &Limits) -> ToolDefinition {
-    let (mut namespaces, globals) = shown(toolkit, &Session::all());
+    let (mut namespaces, globals) = namespaces_of(toolkit, toolkit.definitions(&Session::all()));
     for namespace in &mut namespaces {
         // The instructions come with the group's activation.
         if let Some(info) = toolkit.groups().iter().find(|g| g.name == namespace.name) {
@@ -556,11 +607,11 @@ fn directory_definition<R: Registry>(toolkit: &Toolkit<R>, limits: &Limits) -> T
         limits.output >> 10,
         typescript::directory(&namespaces, &globals)
     );
-    program_tool(description)
+    program_tool(description, annotations(toolkit))
 }
 
-/// `run_program`'s definition with `description`.
-fn program_tool(description: String) -> ToolDefinition {
+/// `run_program`'s definition with `description` and `annotations`.
+fn program_tool(description: String, annotations: ToolAnnotations) -> ToolDefinition {
     ToolDefinition {
         name: RUN_PROGRAM,
         description: intern(description),
@@ -576,7 +627,7 @@ fn program_tool(description: String) -> ToolDefinition {
             "additionalProperties": false
         }),
         output_schema: None,
-        annotations: ToolAnnotations::default(),
+        annotations,
         task: crate::meta::TaskSupport::Forbidden,
         group: None,
         always_on: true,
@@ -598,14 +649,14 @@ fn program_of(arguments: Arguments<'_>) -> Option<String> {
     parsed.ok().map(|a| a.program)
 }
 
-/// The namespaces and global functions `session` is shown.
-fn shown<'a, R: Registry>(
+/// `tools` (definitions of `toolkit`) as namespaces, one per group, and global functions.
+fn namespaces_of<'a, R: Registry>(
     toolkit: &'a Toolkit<R>,
-    session: &Session<R>,
+    tools: impl IntoIterator<Item = &'a ToolDefinition>,
 ) -> (Vec<typescript::Namespace<'a>>, Vec<&'a ToolDefinition>) {
     let mut namespaces: Vec<typescript::Namespace<'_>> = Vec::new();
     let mut globals = Vec::new();
-    for def in toolkit.definitions(session) {
+    for def in tools {
         let Some(group) = def.group else {
             globals.push(def);
             continue;

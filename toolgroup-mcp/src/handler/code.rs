@@ -21,8 +21,9 @@ use crate::Mode;
 use crate::program_tools::ProgramTools;
 
 impl<R: Registry> Handler<R> {
-    /// `run_program`'s MCP definition for a listing in `mode` of `session`: in mask mode
-    /// every group's tools are listed, so every group is declared. `shared_kit`: the
+    /// `run_program`'s MCP definition for a listing in `mode` of `session`: it declares
+    /// what the listing lists (in mask mode every group's tools; `reset_tools` where it is
+    /// listed). `shared_kit`: the
     /// toolkit is the server's own (its listings are kept: `crate::program_tools`).
     pub(super) fn program_tool(
         &self,
@@ -36,16 +37,24 @@ impl<R: Registry> Handler<R> {
         if mode == Mode::Mask {
             shown.activate_all();
         }
-        let key: Option<Box<[usize]>> = shared_kit.then(|| {
+        // Declared as listed: `reset_tools` only where the listing has it.
+        let reset_listed = match mode {
+            Mode::Mask => self.reset_listed(),
+            Mode::Selected => false,
+            _ => true,
+        };
+        let declared = || {
             toolkit
                 .definitions(&shown)
-                .map(|d| std::ptr::from_ref(d) as usize)
-                .collect()
-        });
+                .filter(move |d| reset_listed || d.name != toolgroup_core::meta::RESET_TOOLS)
+        };
+        let key: Option<Box<[usize]>> =
+            shared_kit.then(|| declared().map(|d| std::ptr::from_ref(d) as usize).collect());
         if let Some(tool) = key.as_deref().and_then(|key| cache.get(key)) {
             return Cow::Owned(tool);
         }
-        let definition = toolgroup_core::code::definition(toolkit, &shown, cache.limits());
+        let definition =
+            toolgroup_core::code::definition_declaring(toolkit, declared(), cache.limits());
         let json = Provider::Mcp.render_definition(&definition);
         let tool =
             serde_json::from_value(json).expect("the MCP rendering of a tool is an MCP Tool");

@@ -339,3 +339,30 @@ async fn a_programs_call_cannot_ask_on_2026_07_28_and_is_told_why() {
     assert!(user.asked.lock().unwrap().is_empty());
     client.cancel().await.unwrap();
 }
+
+/// `run_program`'s description of a listing of `server`.
+async fn program_description(server: &McpServer<support::Agent>) -> String {
+    let (client, _) = connect(server, Session::new()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let run = tools.iter().find(|t| t.name == "run_program").unwrap();
+    let description = run.description.clone().unwrap_or_default().into_owned();
+    client.cancel().await.unwrap();
+    description
+}
+
+/// `run_program` declares what the listing lists: `reset_tools` only where it is listed
+/// (mask mode lists it only without first-use activation, or when asked to).
+#[tokio::test]
+async fn run_program_declares_reset_tools_only_where_it_is_listed() {
+    let reset = "declare function reset_tools(";
+    let mask = program_description(&server(Mode::Mask)).await;
+    assert!(mask.contains("declare namespace scraping {"), "{mask}");
+    assert!(!mask.contains(reset), "{mask}");
+    let listed = server(Mode::Mask).with_reset_tools_listed(true);
+    assert!(program_description(&listed).await.contains(reset));
+    assert!(
+        program_description(&server(Mode::List))
+            .await
+            .contains(reset)
+    );
+}
