@@ -73,28 +73,24 @@ pub(crate) struct Envelope {
 }
 
 impl Envelope {
-    /// `list` (a value of this envelope: `empty`, or `open`, entries, `close`) with `items`
-    /// appended after its entries.
-    pub(crate) fn append(&self, list: &str, items: &[&str]) -> String {
-        if items.is_empty() {
-            return list.to_owned();
+    /// `list` (a value of this envelope: `empty`, or `open`, entries, `close`) with the
+    /// entries `joined` (comma separated; none when empty) appended after its own.
+    pub(crate) fn append(&self, mut list: String, joined: &str) -> String {
+        if joined.is_empty() {
+            return list;
         }
-        let head = match list.strip_suffix(self.close) {
-            Some(head) if list != self.empty => head,
-            _ => self.open,
-        };
-        let mut out = String::with_capacity(
-            list.len() + self.open.len() + items.iter().map(|i| i.len() + 1).sum::<usize>(),
-        );
-        out.push_str(head);
-        for (n, item) in items.iter().enumerate() {
-            if n > 0 || head != self.open {
-                out.push(',');
+        if list == self.empty || !list.ends_with(self.close) {
+            list.clear();
+            list.push_str(self.open);
+        } else {
+            list.truncate(list.len() - self.close.len());
+            if list != self.open {
+                list.push(',');
             }
-            out.push_str(item);
         }
-        out.push_str(self.close);
-        out
+        list.push_str(joined);
+        list.push_str(self.close);
+        list
     }
 }
 

@@ -362,38 +362,35 @@ impl<R: Registry> Rendered<R> {
         Ok(self.format().messages(items))
     }
 
-    /// A tool of the application's own (not the toolkit's) rendered for this provider, to
-    /// list beside the toolkit's: its definition and its allow-list entry.
-    pub(super) fn render_own(&self, definition: &ToolDefinition) -> (String, String) {
-        let format = self.format();
-        let rendered = format
-            .definitions(&[definition])
-            .pop()
-            .expect("one definition renders as one");
-        (
-            rendered.json.to_string(),
-            format.allow_entry(definition.name),
-        )
+    /// Tools of the application's own (not the toolkit's) rendered for this provider, to
+    /// list beside the toolkit's: their definitions, and their allow-list entries, each
+    /// joined by commas.
+    pub(super) fn render_own(&self, definitions: &[ToolDefinition]) -> (String, String) {
+        let entries: Vec<Entry> = definitions.iter().map(|d| self.entry(d)).collect();
+        let join =
+            |part: fn(&Entry) -> &str| entries.iter().map(part).collect::<Vec<_>>().join(",");
+        (join(|e| e.json.get()), join(|e| &e.allowed))
     }
 
-    /// `tools` (a `tools` value of this provider) with the definitions `items` appended.
-    pub(super) fn append_tools(&self, tools: &str, items: &[&str]) -> String {
-        self.format().tools_envelope().append(tools, items)
+    /// `tools` (a `tools` value of this provider) with the definitions `joined` (comma
+    /// separated, none when empty) appended.
+    pub(super) fn append_tools(&self, tools: String, joined: &str) -> String {
+        self.format().tools_envelope().append(tools, joined)
     }
 
-    /// `allowed` (an allow-list of this provider in `mode`) with the entries `items`
+    /// `allowed` (an allow-list of this provider in `mode`) with the entries `joined`
     /// appended; `None` where the provider has no allow-list.
     pub(super) fn append_allowed(
         &self,
         allowed: Option<String>,
         mode: AllowMode,
-        items: &[&str],
+        joined: &str,
     ) -> Option<String> {
         let allowed = allowed?;
-        match self.format().allow_envelope(mode) {
-            Some(envelope) if !items.is_empty() => Some(envelope.append(&allowed, items)),
-            _ => Some(allowed),
-        }
+        Some(match self.format().allow_envelope(mode) {
+            Some(envelope) => envelope.append(allowed, joined),
+            None => allowed,
+        })
     }
 
     fn format(&self) -> &'static dyn Format {
@@ -410,22 +407,25 @@ impl<R: Registry> Rendered<R> {
         let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
         found
             .entry(key)
-            .or_insert_with(|| {
-                let format = self.format();
-                let rendered = format
-                    .definitions(&[def])
-                    .pop()
-                    .expect("one definition renders as one");
-                Arc::new(Entry {
-                    name: def.name,
-                    json: RawValue::from_string(rendered.json.to_string())
-                        .expect("serde_json writes valid JSON"),
-                    allowed: format.allow_entry(def.name).into_boxed_str(),
-                    strictness: rendered.strictness,
-                    wrapped: rendered.wrapped,
-                })
-            })
+            .or_insert_with(|| Arc::new(self.entry(def)))
             .clone()
+    }
+
+    /// `def` rendered alone for this provider.
+    fn entry(&self, def: &ToolDefinition) -> Entry {
+        let format = self.format();
+        let rendered = format
+            .definitions(&[def])
+            .pop()
+            .expect("one definition renders as one");
+        Entry {
+            name: def.name,
+            json: RawValue::from_string(rendered.json.to_string())
+                .expect("serde_json writes valid JSON"),
+            allowed: format.allow_entry(def.name).into_boxed_str(),
+            strictness: rendered.strictness,
+            wrapped: rendered.wrapped,
+        }
     }
 
     /// The definitions of `tools`, in the request's envelope, in one allocation.

@@ -18,20 +18,15 @@ pub(super) struct Piece {
     pub(super) json: Value,
 }
 
-/// A tool of the application's own, sent eager in every request beside the toolkit's.
-pub(super) struct Own {
-    /// The definition as the provider's list mode renders it.
-    pub(super) json: String,
-    /// Its allow-list entry (empty where the provider has no allow-list).
-    pub(super) allowed: String,
-}
-
 /// What [`Deferred`](super::Deferred) renders once.
 pub(super) struct Built {
     /// The request's `tools` (the application's own tools included).
     pub(super) tools: String,
-    /// The application's own tools, after the toolkit's in every listing and allow-list.
-    pub(super) own: Vec<Own>,
+    /// The application's own tools, sent eager after the toolkit's in every listing: their
+    /// definitions, joined by commas (empty without any).
+    pub(super) own_tools: String,
+    /// Their allow-list entries, joined likewise.
+    pub(super) own_allowed: String,
     pub(super) pieces: Vec<Piece>,
     /// Instructions of each switchable group, by slot.
     pub(super) instructions: Vec<(&'static str, Option<&'static str>)>,
@@ -85,16 +80,10 @@ pub(super) fn build<R: Registry>(
             max,
         });
     }
-    let own: Vec<Own> = own
-        .iter()
-        .map(|def| {
-            let (json, allowed) = rendered.render_own(def);
-            Own { json, allowed }
-        })
-        .collect();
+    let (own_tools, own_allowed) = rendered.render_own(own);
     let tools = match strategy {
         Strategy::AnthropicToolChanges | Strategy::AnthropicToolReferences => {
-            if own.is_empty() && pieces.iter().all(|p| p.slot.is_some()) {
+            if own_tools.is_empty() && pieces.iter().all(|p| p.slot.is_some()) {
                 return Err(DeferredError::NoEagerTool);
             }
             let defs: Vec<Value> = pieces
@@ -145,26 +134,17 @@ pub(super) fn build<R: Registry>(
     };
     let tools = match strategy {
         Strategy::List => tools,
-        _ => rendered.append_tools(&tools, &own_jsons(&own)),
+        _ => rendered.append_tools(tools, &own_tools),
     };
     let names = &toolkit.core.names;
     Ok(Built {
         tools,
-        own,
+        own_tools,
+        own_allowed,
         pieces,
         instructions,
         entitled: (0..names.names.len()).map(|s| names.entitled(s)).collect(),
     })
-}
-
-/// The definitions of the application's own tools, as JSON texts.
-pub(super) fn own_jsons(own: &[Own]) -> Vec<&str> {
-    own.iter().map(|o| o.json.as_str()).collect()
-}
-
-/// The allow-list entries of the application's own tools.
-pub(super) fn own_allowed(own: &[Own]) -> Vec<&str> {
-    own.iter().map(|o| o.allowed.as_str()).collect()
 }
 
 fn rendered_len<R: Registry>(toolkit: &Toolkit<R>) -> usize {

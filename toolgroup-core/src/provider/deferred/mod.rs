@@ -357,19 +357,18 @@ impl<R: Registry> Deferred<R> {
 
     /// Rebuild the per-state strings (the allow-list, the listed tools) after a change.
     fn refresh(&self, state: &mut DeferredState<R>) {
-        let own = &self.built.own;
         state.choice = match self.strategy {
             Strategy::ResponsesAdditionalTools | Strategy::Mask => self.rendered.append_allowed(
                 self.rendered.allowed_tools_json(&state.active, self.allow),
                 self.allow,
-                &build::own_allowed(own),
+                &self.built.own_allowed,
             ),
             _ => None,
         };
         state.listed = (self.strategy == Strategy::List).then(|| {
             self.rendered.append_tools(
-                &self.rendered.tools_json(&state.active),
-                &build::own_jsons(own),
+                self.rendered.tools_json(&state.active),
+                &self.built.own_tools,
             )
         });
     }
