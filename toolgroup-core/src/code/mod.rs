@@ -300,11 +300,9 @@ impl<R: Registry> CodeMode<R> {
         if name != RUN_PROGRAM {
             return self.toolkit.call(session, name, arguments).await;
         }
-        match program_of(arguments) {
-            Some(program) => self.run(session, &program).await,
-            None => CallResult::error(
-                "`run_program` was not run: its arguments must be {\"program\": \"<JavaScript>\"}",
-            ),
+        match program_argument(arguments) {
+            Ok(program) => self.run(session, &program).await,
+            Err(refusal) => CallResult::error(refusal),
         }
     }
 
@@ -517,7 +515,7 @@ impl<R: Registry> CodeMode<R> {
 /// The TypeScript declarations of what a program of `session` may call in `toolkit` (what
 /// [`CodeMode::declarations`] gives, for a toolkit held elsewhere).
 pub fn declarations<R: Registry>(toolkit: &Toolkit<R>, session: &Session<R>) -> String {
-    let (namespaces, globals) = namespaces_of(toolkit, toolkit.definitions(session));
+    let (namespaces, globals) = namespaces_of(toolkit, toolkit.definitions(session), true);
     typescript::declarations(&namespaces, &globals)
 }
 
@@ -539,13 +537,12 @@ pub fn definition_declaring<'a, R: Registry>(
     tools: impl IntoIterator<Item = &'a ToolDefinition>,
     limits: &Limits,
 ) -> ToolDefinition {
-    let (namespaces, globals) = namespaces_of(toolkit, tools);
-    let description = format!(
-        "Run a JavaScript program (the body of an async function) that calls the tools declared below, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all. A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{}```",
-        limits.time,
-        limits.calls,
-        limits.output >> 10,
-        typescript::declarations(&namespaces, &globals)
+    let (namespaces, globals) = namespaces_of(toolkit, tools, true);
+    let description = describe(
+        "calls the tools declared below",
+        "",
+        limits,
+        &typescript::declarations(&namespaces, &globals),
     );
     program_tool(description, annotations(toolkit))
 }
@@ -593,21 +590,26 @@ fn annotations<R: Registry>(toolkit: &Toolkit<R>) -> ToolAnnotations {
 /// group by its description and its tools' names, the tools' declarations left to the
 /// definitions the model receives when a group is activated.
 fn directory_definition<R: Registry>(toolkit: &Toolkit<R>, limits: &Limits) -> ToolDefinition {
-    let (mut namespaces, globals) = namespaces_of(toolkit, toolkit.definitions(&Session::all()));
-    for namespace in &mut namespaces {
-        // The instructions come with the group's activation.
-        if let Some(info) = toolkit.groups().iter().find(|g| g.name == namespace.name) {
-            namespace.doc = info.description.to_owned();
-        }
-    }
-    let description = format!(
-        "Run a JavaScript program (the body of an async function) that calls your tools, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all. In the program each of your tools is an async function that takes the tool's arguments as one object and resolves to its result (its structured output, else its text): a tool of a group is `group.tool(args)`, as listed below. A group's tools are given to you, and can be called, once it is active: activate groups with reset_tools, from the program too. A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{}```",
+    // Without the instructions: they come with each group's activation.
+    let (namespaces, globals) = namespaces_of(toolkit, toolkit.definitions(&Session::all()), false);
+    let description = describe(
+        "calls your tools",
+        " In the program each of your tools is an async function that takes the tool's arguments as one object and resolves to its result (its structured output, else its text): a tool of a group is `group.tool(args)`, as listed below. A group's tools are given to you, and can be called, once it is active: activate groups with reset_tools, from the program too.",
+        limits,
+        &typescript::directory(&namespaces, &globals),
+    );
+    program_tool(description, annotations(toolkit))
+}
+
+/// `run_program`'s description: what it runs (`calls`), how tools are called (`how`, empty
+/// or a sentence after a space), its limits and the TypeScript `ts`.
+fn describe(calls: &str, how: &str, limits: &Limits, ts: &str) -> String {
+    format!(
+        "Run a JavaScript program (the body of an async function) that {calls}, and get back the value it returns, what it logged with console.log, and the calls it made. Use it to chain several tool calls in one step; call independent tools together with Promise.all.{how} A tool that fails throws an Error with its message. Limits: {:?}, {} tool calls, {} KiB of output.\n\n```ts\n{ts}```",
         limits.time,
         limits.calls,
         limits.output >> 10,
-        typescript::directory(&namespaces, &globals)
-    );
-    program_tool(description, annotations(toolkit))
+    )
 }
 
 /// `run_program`'s definition with `description` and `annotations`.
@@ -635,24 +637,33 @@ fn program_tool(description: String, annotations: ToolAnnotations) -> ToolDefini
     }
 }
 
-/// The program of `run_program`'s arguments, `None` when they are not `{"program": text}`.
-fn program_of(arguments: Arguments<'_>) -> Option<String> {
+/// The program in `run_program`'s arguments (the provider's text or value), or the refusal
+/// to give the model when they are not exactly `{"program": text}` (the input is not echoed).
+///
+/// # Errors
+///
+/// The refusal's text.
+pub fn program_argument<'a>(arguments: impl Into<Arguments<'a>>) -> Result<String, &'static str> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Args {
         program: String,
     }
-    let parsed: Result<Args, _> = match arguments {
+    let parsed: Result<Args, _> = match arguments.into() {
         Arguments::Text(text) => serde_json::from_str(text),
         Arguments::Value(value) => Args::deserialize(value),
     };
-    parsed.ok().map(|a| a.program)
+    parsed.map(|a| a.program).map_err(
+        |_| "`run_program` was not run: its arguments must be {\"program\": \"<JavaScript>\"}",
+    )
 }
 
-/// `tools` (definitions of `toolkit`) as namespaces, one per group, and global functions.
+/// `tools` (definitions of `toolkit`) as namespaces, one per group (its description, and
+/// with `instructions` its instructions, as its doc), and global functions.
 fn namespaces_of<'a, R: Registry>(
     toolkit: &'a Toolkit<R>,
     tools: impl IntoIterator<Item = &'a ToolDefinition>,
+    instructions: bool,
 ) -> (Vec<typescript::Namespace<'a>>, Vec<&'a ToolDefinition>) {
     let mut namespaces: Vec<typescript::Namespace<'_>> = Vec::new();
     let mut globals = Vec::new();
@@ -666,7 +677,7 @@ fn namespaces_of<'a, R: Registry>(
             None => {
                 let info = toolkit.groups().iter().find(|g| g.name == group);
                 let doc = match info {
-                    Some(info) => match info.instructions {
+                    Some(info) => match info.instructions.filter(|_| instructions) {
                         Some(instructions) => {
                             format!("{}\n\n{instructions}", info.description)
                         }

@@ -301,6 +301,19 @@ pub(super) async fn forward_call<R: Registry>(
     ctx: &RequestContext<RoleServer>,
     first_use: bool,
 ) -> Result<CallResult, CallToolResponse> {
+    let mut cx = call_context(ctx, first_use);
+    cx.extensions_mut().insert(crate::input::user_input(ctx));
+    let run = run_call(toolkit, session, name, arguments, ctx, cx);
+    // On 2026-07-28 a question without an answer ends the call: the client asks its user
+    // and calls again.
+    crate::input::until_unanswered(ctx, run).await
+}
+
+/// The context of a call the request `ctx` makes (see [`forward_call`]), without the user to
+/// ask, which each caller decides: its id, cancellation, first-use choice, and over HTTP the
+/// request's parts and extensions.
+pub(super) fn call_context(ctx: &RequestContext<RoleServer>, first_use: bool) -> CallContext {
+    #[cfg_attr(not(feature = "http"), allow(unused_mut))]
     let mut cx = CallContext::new()
         .with_call_id(ctx.id.to_string())
         .with_cancellation(ctx.ct.clone())
@@ -310,11 +323,7 @@ pub(super) async fn forward_call<R: Registry>(
         cx.extensions_mut().extend(parts.extensions.clone());
         cx.extensions_mut().insert(parts.clone());
     }
-    cx.extensions_mut().insert(crate::input::user_input(ctx));
-    let run = run_call(toolkit, session, name, arguments, ctx, cx);
-    // On 2026-07-28 a question without an answer ends the call: the client asks its user
-    // and calls again.
-    crate::input::until_unanswered(ctx, run).await
+    cx
 }
 
 async fn run_call<R: Registry>(

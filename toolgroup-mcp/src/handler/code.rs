@@ -14,7 +14,7 @@ use toolgroup_core::context::{Answer, AskError, Asker, Question, UserInput};
 use toolgroup_core::provider::Provider;
 use toolgroup_core::{BoxFuture, CallContext, Registry, Session, Toolkit};
 
-use super::call::{Counting, forwarding};
+use super::call::{Counting, call_context, forwarding};
 use super::entitled::Kit;
 use super::{Handler, Place};
 use crate::Mode;
@@ -75,26 +75,17 @@ impl<R: Registry> Handler<R> {
         context: &RequestContext<RoleServer>,
         limits: &Limits,
     ) -> Result<CallToolResponse, ErrorData> {
-        let Some(program) = arguments.get("program").and_then(Value::as_str) else {
-            return Ok(Self::error_result(format!(
-                "`{RUN_PROGRAM}` was not run: its arguments must be {{\"program\": \"<JavaScript>\"}}"
-            )));
+        let program = match toolgroup_core::code::program_argument(arguments) {
+            Ok(program) => program,
+            Err(refusal) => return Ok(Self::error_result(refusal.to_owned())),
         };
+        let program = program.as_str();
         let toolkit: Arc<Toolkit<R>> = match self.kit(context) {
             Kit::Shared(_) => self.shared.toolkit.clone(),
             Kit::Entitled(toolkit) => Arc::from(toolkit),
         };
         let code = CodeMode::new(toolkit.clone()).with_limits(limits.clone());
-        #[cfg_attr(not(feature = "http"), allow(unused_mut))]
-        let mut cx = CallContext::new()
-            .with_call_id(context.id.to_string())
-            .with_cancellation(context.ct.clone())
-            .with_first_use_activation(self.first_use());
-        #[cfg(feature = "http")]
-        if let Some(parts) = context.extensions.get::<http::request::Parts>() {
-            cx.extensions_mut().extend(parts.extensions.clone());
-            cx.extensions_mut().insert(parts.clone());
-        }
+        let mut cx = call_context(context, self.first_use());
         // Up to 2025-11-25 a program's calls ask the user during the call (elicitation), as
         // a tool's own call does. On 2026-07-28 a question ends the request and its answer
         // comes back with the same call again: the program would run again, and the calls it

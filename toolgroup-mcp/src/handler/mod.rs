@@ -462,7 +462,7 @@ impl<R: Registry> ServerHandler for Handler<R> {
         if request.name == toolgroup_core::code::RUN_PROGRAM
             && let Some(code) = &self.shared.code
         {
-            let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+            let arguments = Value::Object(request.arguments.unwrap_or_default());
             return self.program_call(&arguments, &context, code.limits()).await;
         }
         let name = request.name.as_ref();

@@ -366,3 +366,27 @@ async fn run_program_declares_reset_tools_only_where_it_is_listed() {
             .contains(reset)
     );
 }
+
+/// Arguments that are not exactly `{"program": text}` run nothing, change nothing, and are
+/// not echoed.
+#[tokio::test]
+async fn bad_run_program_arguments_are_refused_over_mcp() {
+    let (client, _) = connect(&server(Mode::List), Session::new()).await;
+    let before = names(&client).await;
+    let switching = "await reset_tools({ web_search: true }); return 1;";
+    for arguments in [
+        json!({"code": "return 1;"}),
+        json!({"program": 3}),
+        json!({"program": switching, "secret": "s3cr3t"}),
+    ] {
+        let r = call(&client, "run_program", arguments.clone())
+            .await
+            .unwrap();
+        assert_eq!(r.is_error, Some(true), "{arguments}");
+        let text = support::text(&r);
+        assert!(text.contains("was not run"), "{text}");
+        assert!(!text.contains("s3cr3t"), "the input is not echoed: {text}");
+    }
+    assert_eq!(names(&client).await, before, "nothing was switched on");
+    client.cancel().await.unwrap();
+}
