@@ -31,7 +31,7 @@ use toolgroup::dynamic::Dynamic;
 use toolgroup::mcp::client::{Remote, RemoteServer, RemoteTools};
 use toolgroup::mcp::{McpServer, Mode};
 use toolgroup::prelude::*;
-use toolgroup_bench::FORECAST_ARGS;
+use toolgroup_bench::{FORECAST_ARGS, median, quantile};
 
 // `mcp.rs` uses the rest.
 #[allow(dead_code)]
@@ -139,16 +139,6 @@ struct Times {
     per_round: Vec<f64>,
     /// Every timed call, in microseconds.
     calls: Vec<f64>,
-}
-
-fn median(v: &[f64]) -> f64 {
-    quantile(v, 0.5)
-}
-
-fn quantile(v: &[f64], q: f64) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    v[((v.len() - 1) as f64 * q).round() as usize]
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

@@ -37,9 +37,35 @@ pub mod skills;
 
 /// Prints the machine's load average (each benchmark starts with it, for the record).
 pub fn print_load() {
+    eprintln!("load average before this benchmark: {}", load_average());
+}
+
+/// The machine's load averages over 1, 5 and 15 minutes, as `/proc/loadavg` gives them
+/// (empty where it cannot be read).
+pub fn load_average() -> String {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let load: Vec<&str> = load.split_whitespace().take(3).collect();
-    eprintln!("load average before this benchmark: {}", load.join(" "));
+    load.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The index of the `q` quantile (0 to 1) in a sorted slice of `len` values, the nearest
+/// rank: `len` must not be 0.
+pub fn quantile_index(len: usize, q: f64) -> usize {
+    ((len - 1) as f64 * q).round() as usize
+}
+
+/// The `q` quantile of `values` (unsorted, not empty), by [`quantile_index`].
+pub fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[quantile_index(sorted.len(), q)]
+}
+
+/// The median of `values` (unsorted, not empty): [`quantile`] 0.5.
+pub fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
 }
 
 // ---------------------------------------------------------------------------------------------

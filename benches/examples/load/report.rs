@@ -4,16 +4,7 @@
 use crate::drive::Era;
 use crate::run::{Results, Round, Settings};
 use crate::serve::Kind;
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    }
-}
+use toolgroup_bench::median;
 
 /// The medians of one server at one client count, and the spread of its throughput.
 struct Summary {
@@ -29,11 +20,12 @@ fn summarize(rounds: &[&Round]) -> Summary {
     let per_second: Vec<f64> = rounds.iter().map(|r| r.per_second).collect();
     let max = per_second.iter().copied().fold(f64::MIN, f64::max);
     let min = per_second.iter().copied().fold(f64::MAX, f64::min);
-    let mid = median(per_second);
+    let mid = median(&per_second);
     Summary {
         per_second: mid,
-        latency: [0, 1, 2].map(|i| median(rounds.iter().map(|r| r.latency[i]).collect())),
-        cpu_per_1000: median(rounds.iter().map(|r| r.cpu_per_1000).collect()),
+        latency: [0, 1, 2]
+            .map(|i| median(&rounds.iter().map(|r| r.latency[i]).collect::<Vec<_>>())),
+        cpu_per_1000: median(&rounds.iter().map(|r| r.cpu_per_1000).collect::<Vec<_>>()),
         spread: if mid > 0.0 { (max - min) / mid } else { 0.0 },
         requests: rounds.iter().map(|r| r.requests).sum(),
     }
@@ -51,7 +43,6 @@ fn ms(us: f64) -> String {
 }
 
 pub fn print(settings: &Settings, results: &Results) {
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "\nRounds of {} s, {} per server and client count; the driver on core 0, each server on core 1{}; load average {}",
         settings.secs,
@@ -61,10 +52,7 @@ pub fn print(settings: &Settings, results: &Results) {
         } else {
             " (not pinned: one core or no taskset)"
         },
-        load.split_whitespace()
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" "),
+        toolgroup_bench::load_average(),
     );
     if settings.short {
         println!(

@@ -303,7 +303,7 @@ async fn measure(
         return Err("no request finished".into());
     }
     latencies.sort_unstable();
-    let at = |q: f64| f64::from(latencies[((latencies.len() - 1) as f64 * q).round() as usize]);
+    let at = |q: f64| f64::from(latencies[toolgroup_bench::quantile_index(latencies.len(), q)]);
     Ok(Round {
         requests: latencies.len(),
         per_second: latencies.len() as f64 / elapsed,
