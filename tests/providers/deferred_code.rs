@@ -340,3 +340,62 @@ async fn a_turn_of_calls_and_programs_keeps_its_order_and_sees_each_switch() {
     assert!(results[2].text_joined().contains("after #0"));
     assert_eq!(results[3].text_joined(), "pong");
 }
+
+/// Tools found at run time: `count` of them, none ever called here.
+struct Many(std::sync::Arc<toolgroup::dynamic::ToolSet>);
+
+impl toolgroup::dynamic::DynamicTools for Many {
+    fn tools(&self) -> std::sync::Arc<toolgroup::dynamic::ToolSet> {
+        self.0.clone()
+    }
+
+    fn call<'a>(
+        &'a self,
+        _tool: &'static ToolDefinition,
+        _ctx: ToolContext<'a>,
+        _arguments: toolgroup::args::Arguments<'a>,
+    ) -> toolgroup::BoxFuture<'a, CallResult> {
+        Box::pin(std::future::ready(CallResult::text("ran")))
+    }
+}
+
+#[tool_group(name = "many", description = "Many tools.", dynamic)]
+struct ManyGroup;
+
+#[toolkit]
+struct Crowded {
+    many: toolgroup::dynamic::Dynamic<ManyGroup, Many>,
+}
+
+/// An own tool counts towards the provider's limit: a toolkit at OpenAI's 128 tools
+/// (`reset_tools` and 127 found at run time) is delivered, and with `run_program` refused.
+#[test]
+fn run_program_counts_towards_the_providers_tool_limit() {
+    let tools: Vec<_> = (0..127)
+        .map(|n| {
+            toolgroup::dynamic::DynamicTool::new(
+                format!("tool_{n}"),
+                "A tool.",
+                json!({"type": "object", "properties": {}}),
+            )
+        })
+        .collect();
+    let source = Many(std::sync::Arc::new(toolgroup::dynamic::ToolSet::new(tools)));
+    let crowded = Toolkit::new(Crowded {
+        many: toolgroup::dynamic::Dynamic::new(source),
+    });
+    assert_eq!(crowded.all_definitions().count(), 128);
+    assert!(Deferred::new(&crowded, Provider::OpenAiChat, DeferredOptions::default()).is_ok());
+    let error = CodeMode::new(crowded)
+        .deferred(Provider::OpenAiChat, DeferredOptions::default())
+        .expect_err("129 tools");
+    assert_eq!(
+        error,
+        DeferredError::TooManyTools {
+            provider: Provider::OpenAiChat,
+            tools: 129,
+            max: 128,
+        }
+    );
+    assert!(error.to_string().contains("129"), "{error}");
+}
