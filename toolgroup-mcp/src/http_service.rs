@@ -14,12 +14,12 @@ use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full};
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::transport::StreamableHttpService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use toolgroup_core::Registry;
 
+use crate::http_sessions::Sessions;
 use crate::{McpHandler, McpServer};
 
-type Inner<R> = StreamableHttpService<McpHandler<R>, LocalSessionManager>;
+type Inner<R> = StreamableHttpService<McpHandler<R>, Sessions>;
 
 /// The answer to one request, as the tower service returns it.
 type Served =
@@ -33,6 +33,8 @@ pub struct McpHttpService<R: Registry> {
     server: McpServer<R>,
     inner: Inner<R>,
     origins: Arc<Origins>,
+    /// The protocol sessions' records.
+    sessions: Arc<crate::http_sessions::Table>,
     /// With authorization: who opened each protocol session.
     #[cfg(feature = "auth")]
     owners: Arc<crate::auth::SessionOwners>,
@@ -44,6 +46,7 @@ impl<R: Registry> Clone for McpHttpService<R> {
             server: self.server.clone(),
             inner: self.inner.clone(),
             origins: self.origins.clone(),
+            sessions: self.sessions.clone(),
             #[cfg(feature = "auth")]
             owners: self.owners.clone(),
         }
@@ -61,7 +64,7 @@ impl<R: Registry> std::fmt::Debug for McpHttpService<R> {
 }
 
 impl<R: Registry> McpHttpService<R> {
-    pub(crate) fn new(server: McpServer<R>, config: StreamableHttpServerConfig) -> Self {
+    pub(crate) fn new(server: McpServer<R>, mut config: StreamableHttpServerConfig) -> Self {
         let factory = server.clone();
         // rmcp checks its own list as well (when set): its origins must pass here too.
         let origins = Origins {
@@ -72,16 +75,25 @@ impl<R: Registry> McpHttpService<R> {
                 .filter_map(|entry| AllowedOrigin::parse(entry, Port::Any))
                 .collect(),
         };
-        let sessions = Arc::new(LocalSessionManager::default());
+        let sessions = Sessions::new(server.shared.idle_sessions);
+        let table = sessions.table();
+        config.session_store = sessions.store(config.session_store.take());
         let inner =
-            StreamableHttpService::new(move || Ok(factory.handler()), sessions.clone(), config);
+            StreamableHttpService::new(move || Ok(factory.handler()), Arc::new(sessions), config);
         McpHttpService {
             server,
             inner,
             origins: Arc::new(origins),
             #[cfg(feature = "auth")]
-            owners: Arc::new(crate::auth::SessionOwners::new(sessions)),
+            owners: Arc::new(crate::auth::SessionOwners::new(table.clone())),
+            sessions: table,
         }
+    }
+
+    /// How many protocol sessions (2025-11-25 clients) the endpoint holds, live and
+    /// hibernated (see [`IdleSessions`](crate::IdleSessions)).
+    pub fn session_counts(&self) -> crate::SessionCounts {
+        self.sessions.counts()
     }
 
     /// rmcp's configuration of this endpoint.

@@ -323,6 +323,8 @@ mod handler;
 mod hints;
 #[cfg(feature = "http")]
 mod http_service;
+#[cfg(feature = "http")]
+mod http_sessions;
 mod input;
 mod jsonrpc;
 mod logging;
@@ -351,6 +353,8 @@ pub use handler::McpHandler;
 pub use hints::{ALWAYS_LOAD_META_KEY, ClientHints, GROUPS_META_KEY, SEARCH_HINT_META_KEY};
 #[cfg(feature = "http")]
 pub use http_service::McpHttpService;
+#[cfg(feature = "http")]
+pub use http_sessions::{IdleSessions, SessionCounts};
 pub use input::RequestStateKeyError;
 pub use rmcp;
 pub use server::{McpServer, ServeError};

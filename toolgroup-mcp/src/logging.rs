@@ -37,6 +37,12 @@ impl ClientLogLevel {
         ClientLogLevel(AtomicU8::new(Self::UNSET))
     }
 
+    /// Take the level `other` holds (a session's, restored from hibernation).
+    pub(crate) fn copy_from(&self, other: &ClientLogLevel) {
+        self.0
+            .store(other.0.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+
     pub(crate) fn set(&self, level: LoggingLevel) {
         self.0.store(from_mcp(level) as u8, Ordering::Relaxed);
     }

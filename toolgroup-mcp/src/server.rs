@@ -62,6 +62,9 @@ pub(crate) struct Shared<R: Registry> {
     pub(crate) store: Arc<dyn GroupStore>,
     #[cfg(feature = "http")]
     pub(crate) key: Option<Arc<KeyFn>>,
+    /// What the HTTP endpoint does with idle protocol sessions.
+    #[cfg(feature = "http")]
+    pub(crate) idle_sessions: crate::IdleSessions,
     /// The hints in each tool's `_meta`.
     pub(crate) hints: ClientHints,
     /// Whether the `io.modelcontextprotocol/groups` extension is on (it is declared only when
@@ -104,6 +107,8 @@ impl<R: Registry> Clone for Shared<R> {
             store: self.store.clone(),
             #[cfg(feature = "http")]
             key: self.key.clone(),
+            #[cfg(feature = "http")]
+            idle_sessions: self.idle_sessions,
             hints: self.hints,
             groups_extension: self.groups_extension,
             names: self.names.clone(),
@@ -247,6 +252,8 @@ impl<R: Registry> McpServer<R> {
             store: Arc::new(MemoryStore::new()),
             #[cfg(feature = "http")]
             key: None,
+            #[cfg(feature = "http")]
+            idle_sessions: crate::IdleSessions::default(),
             hints: ClientHints::default(),
             groups_extension: true,
             names: Arc::new(names),
@@ -294,6 +301,33 @@ impl<R: Registry> McpServer<R> {
     #[must_use]
     pub fn with_list_ttl(mut self, ttl: std::time::Duration) -> Self {
         self.shared_mut().list_ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        self
+    }
+
+    /// What the HTTP endpoint does with protocol sessions (2025-11-25 clients) that sit idle:
+    /// by default each is hibernated after 30 seconds idle, holding about 1 KB instead of a
+    /// live session's ~94 KB, and restored unseen by its next request; see
+    /// [`IdleSessions`](crate::IdleSessions). Applies to the endpoints made afterwards
+    /// ([`http_service`](Self::http_service), [`router`](Self::router),
+    /// [`serve_http`](Self::serve_http)).
+    ///
+    /// ```
+    /// # use toolgroup_core::Registry;
+    /// # fn f<R: Registry>(server: toolgroup_mcp::McpServer<R>) {
+    /// use std::time::Duration;
+    /// use toolgroup_mcp::IdleSessions;
+    ///
+    /// let server = server.with_idle_sessions(
+    ///     IdleSessions::hibernate_after(Duration::from_secs(120))
+    ///         .forget_after(Duration::from_secs(24 * 3600)),
+    /// );
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    #[must_use]
+    pub fn with_idle_sessions(mut self, idle: crate::IdleSessions) -> Self {
+        self.shared_mut().idle_sessions = idle;
         self
     }
 

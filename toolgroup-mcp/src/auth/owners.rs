@@ -3,18 +3,19 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use crate::http_sessions::Table;
 
 /// Protocol session ids and the state key of the principal that opened each.
 #[derive(Debug)]
 pub(crate) struct SessionOwners {
     owners: Mutex<HashMap<String, String>>,
-    /// The sessions rmcp still holds: owners of the others are forgotten.
-    sessions: Arc<LocalSessionManager>,
+    /// The sessions the endpoint knows (live or hibernated): owners of the others are
+    /// forgotten.
+    sessions: Arc<Table>,
 }
 
 impl SessionOwners {
-    pub(crate) fn new(sessions: Arc<LocalSessionManager>) -> Self {
+    pub(crate) fn new(sessions: Arc<Table>) -> Self {
         SessionOwners {
             owners: Mutex::new(HashMap::new()),
             sessions,
@@ -30,11 +31,11 @@ impl SessionOwners {
 
     /// `owner` opened the session `id`.
     pub(crate) async fn record(&self, id: String, owner: String) {
-        let live = self.sessions.sessions.read().await;
+        let known = self.sessions.len();
         let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
-        // Ended and expired sessions' owners go when the table outgrows the live sessions.
-        if owners.len() >= 2 * live.len() + 16 {
-            owners.retain(|id, _| live.contains_key(id.as_str()));
+        // Ended and forgotten sessions' owners go when the table outgrows the known sessions.
+        if owners.len() >= 2 * known + 16 {
+            owners.retain(|id, _| self.sessions.knows(id));
         }
         owners.insert(id, owner);
     }

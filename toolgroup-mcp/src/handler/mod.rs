@@ -64,6 +64,26 @@ struct Connection<R: Registry> {
     log_level: crate::logging::ClientLogLevel,
 }
 
+impl<R: Registry> Connection<R> {
+    /// Take over the state `before` held: the same session's, before it was hibernated.
+    #[cfg(feature = "http")]
+    fn take_over(&self, before: &Connection<R>) {
+        let state = before
+            .local
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        *self
+            .local
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = state;
+        if let Some(id) = before.id.get() {
+            let _ = self.id.set(id.clone());
+        }
+        self.log_level.copy_from(&before.log_level);
+    }
+}
+
 impl<R: Registry> crate::logging::HasLogLevel for Connection<R> {
     fn log_level(&self) -> &crate::logging::ClientLogLevel {
         &self.log_level
@@ -285,6 +305,18 @@ impl<R: Registry> ServerHandler for Handler<R> {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
+        // A session of the HTTP endpoint keeps this connection's state over hibernation, and
+        // takes back what it held before (see `http_sessions`).
+        #[cfg(feature = "http")]
+        if let Some(slot) = context
+            .extensions
+            .get::<crate::http_sessions::SessionSlot>()
+            && let Some(before) = slot.keep(self.connection.clone())
+            && let Ok(before) = before.downcast::<Connection<R>>()
+            && !Arc::ptr_eq(&before, &self.connection)
+        {
+            self.connection.take_over(&before);
+        }
         let mut result = self.negotiate_initialize(&request)?;
         // Declared for the negotiated revision, not the one asked for (a client that asks for
         // 2026-07-28, which has no `initialize`, gets 2025-11-25 and is served for it).

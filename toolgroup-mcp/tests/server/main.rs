@@ -22,6 +22,7 @@ mod capabilities;
 mod elicitation;
 mod first_use;
 mod groups_ext;
+mod hibernation;
 mod hints;
 mod http;
 mod jsonrpc;

@@ -1,0 +1,292 @@
+//! Idle protocol sessions of the HTTP endpoint are hibernated and restored unseen
+//! (`IdleSessions`): raw 2025-11-25 requests (a client with no `GET` stream open, as most
+//! request/response clients are), and rmcp's client, which listens on `GET`.
+
+use crate::support;
+
+use std::time::{Duration, Instant};
+
+use rmcp::transport::StreamableHttpServerConfig;
+use serde_json::{Value, json};
+use support::{Agent, call, serve_loopback, text};
+use toolgroup_mcp::{IdleSessions, McpHttpService, McpServer, Mode, SessionCounts};
+
+fn service(idle: IdleSessions) -> McpHttpService<Agent> {
+    McpServer::new(support::toolkit(), Mode::Mask)
+        // A call of an inactive group is refused: what proves the groups were kept.
+        .with_first_use_activation(false)
+        .with_idle_sessions(idle)
+        .http_service(StreamableHttpServerConfig::default().with_json_response(true))
+}
+
+/// A 2025-11-25 client over plain HTTP requests, one session.
+struct Raw {
+    http: reqwest::Client,
+    url: String,
+    session: String,
+    next: u64,
+}
+
+impl Raw {
+    async fn open(url: &str) -> Raw {
+        let http = reqwest::Client::new();
+        let response = http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                    "protocolVersion": "2025-11-25", "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "1"}}})
+                .to_string(),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let session = response.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let mut raw = Raw {
+            http,
+            url: url.to_owned(),
+            session,
+            next: 1,
+        };
+        let (status, _) = raw
+            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        assert_eq!(status, 202);
+        raw
+    }
+
+    async fn send(&self, body: Value) -> (u16, String) {
+        let response = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &self.session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.text().await.unwrap())
+    }
+
+    /// A request's `result`; panics on anything else.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let (status, body) = self
+            .send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        assert_eq!(status, 200, "{method}: {body}");
+        let answer = message(&body);
+        answer
+            .get("result")
+            .cloned()
+            .unwrap_or_else(|| panic!("{method}: no result: {body}"))
+    }
+
+    async fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await
+    }
+
+    async fn delete(&self) -> u16 {
+        self.http
+            .delete(&self.url)
+            .header("mcp-session-id", &self.session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+}
+
+/// The JSON-RPC message of an answer: plain JSON, or the `data:` of an SSE event.
+fn message(body: &str) -> Value {
+    if let Ok(value) = serde_json::from_str(body) {
+        return value;
+    }
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str(data.trim()).ok())
+        .last()
+        .unwrap_or_else(|| panic!("no JSON-RPC message in {body}"))
+}
+
+/// Waits (up to 10 s) until `service` holds `want`.
+async fn until(service: &McpHttpService<Agent>, want: SessionCounts) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while service.session_counts() != want {
+        assert!(
+            Instant::now() < deadline,
+            "still {:?}, waiting for {want:?}",
+            service.session_counts()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn counts(live: usize, hibernated: usize) -> SessionCounts {
+    let mut counts = SessionCounts::default();
+    counts.live = live;
+    counts.hibernated = hibernated;
+    counts
+}
+
+fn is_error(result: &Value) -> bool {
+    result["isError"] == true
+}
+
+#[tokio::test]
+async fn an_idle_session_is_hibernated_and_wakes_with_its_groups() {
+    let service = service(IdleSessions::hibernate_after(Duration::from_millis(200)));
+    let url = serve_loopback(service.clone()).await;
+    let mut a = Raw::open(&url).await;
+    let mut b = Raw::open(&url).await;
+    let r = a
+        .call(
+            "reset_tools",
+            json!({"web_search": true, "scraping": false, "waiting": false}),
+        )
+        .await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(service.session_counts(), counts(2, 0));
+
+    until(&service, counts(0, 2)).await;
+    // The same session, with the groups it chose; the other's stay its own.
+    let r = a.call("web_search", json!({"query": "q"})).await;
+    assert!(!is_error(&r), "web_search stayed on for a: {r}");
+    assert_eq!(service.session_counts(), counts(1, 1));
+    let r = b.call("web_search", json!({"query": "q"})).await;
+    assert!(is_error(&r), "b never switched web_search on: {r}");
+    let tools = a.request("tools/list", json!({})).await;
+    assert!(tools["tools"].as_array().unwrap().len() > 1, "{tools}");
+
+    // Hibernated again, and switched again after waking: each wake sees the last state.
+    until(&service, counts(0, 2)).await;
+    let r = a
+        .call(
+            "reset_tools",
+            json!({"web_search": false, "scraping": true, "waiting": false}),
+        )
+        .await;
+    assert!(!is_error(&r), "{r}");
+    until(&service, counts(0, 2)).await;
+    let r = a.call("web_search", json!({"query": "q"})).await;
+    assert!(is_error(&r), "web_search was switched off: {r}");
+    let r = a
+        .call("page_fetch", json!({"url": "https://example.com"}))
+        .await;
+    assert!(!is_error(&r), "scraping was switched on: {r}");
+}
+
+#[tokio::test]
+async fn delete_ends_a_hibernated_session() {
+    let service = service(IdleSessions::hibernate_after(Duration::from_millis(100)));
+    let url = serve_loopback(service.clone()).await;
+    let a = Raw::open(&url).await;
+    until(&service, counts(0, 1)).await;
+    assert_eq!(a.delete().await, 202);
+    assert_eq!(service.session_counts(), counts(0, 0));
+    let (status, body) = a
+        .send(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}))
+        .await;
+    assert_eq!(status, 404, "an ended session is not restored: {body}");
+}
+
+#[tokio::test]
+async fn a_hibernated_session_is_forgotten_after_its_time() {
+    let idle = IdleSessions::hibernate_after(Duration::from_millis(100))
+        .forget_after(Duration::from_millis(400));
+    let service = service(idle);
+    let url = serve_loopback(service.clone()).await;
+    let a = Raw::open(&url).await;
+    until(&service, counts(0, 1)).await;
+    until(&service, counts(0, 0)).await;
+    let (status, body) = a
+        .send(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}))
+        .await;
+    assert_eq!(status, 404, "the client initializes again: {body}");
+}
+
+#[tokio::test]
+async fn never_keeps_every_session_live() {
+    let service = service(IdleSessions::never());
+    let url = serve_loopback(service.clone()).await;
+    let mut a = Raw::open(&url).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(service.session_counts(), counts(1, 0));
+    let r = a.call("note_write", json!({"text": "t"})).await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(a.delete().await, 202);
+    assert_eq!(service.session_counts(), counts(0, 0));
+}
+
+#[tokio::test]
+async fn a_session_listening_on_get_is_never_idle() {
+    let service = service(IdleSessions::hibernate_after(Duration::from_millis(100)));
+    let url = serve_loopback(service.clone()).await;
+    // rmcp's client keeps a `GET` stream open for the server's notifications.
+    let client = crate::http::client(&url, &[]).await;
+    let r = call(
+        &client,
+        "reset_tools",
+        json!({"web_search": true, "scraping": false, "waiting": false}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(service.session_counts(), counts(1, 0));
+    let r = call(&client, "web_search", json!({"query": "q"}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_sleeping_and_waking_at_once_lose_no_request() {
+    // Pauses around the delay, so that requests meet sessions being hibernated and restored.
+    let service = service(IdleSessions::hibernate_after(Duration::from_millis(100)));
+    let url = serve_loopback(service.clone()).await;
+    let clients: Vec<_> = (0..32u64)
+        .map(|n| {
+            let url = url.clone();
+            tokio::spawn(async move {
+                let mut raw = Raw::open(&url).await;
+                let on = n % 2 == 0;
+                let r = raw
+                    .call(
+                        "reset_tools",
+                        json!({"web_search": on, "scraping": false, "waiting": false}),
+                    )
+                    .await;
+                assert!(!is_error(&r), "{r}");
+                for round in 0..6u64 {
+                    let pause = 40 + (n * 7 + round * 13) % 140;
+                    tokio::time::sleep(Duration::from_millis(pause)).await;
+                    let r = raw.call("web_search", json!({"query": "q"})).await;
+                    assert_eq!(!is_error(&r), on, "client {n}, round {round}: {r}");
+                }
+            })
+        })
+        .collect();
+    for client in clients {
+        tokio::time::timeout(Duration::from_secs(60), client)
+            .await
+            .expect("the clients finish")
+            .unwrap();
+    }
+    let total = service.session_counts();
+    assert_eq!(total.live + total.hibernated, 32, "{total:?}");
+}
