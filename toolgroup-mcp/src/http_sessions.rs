@@ -179,6 +179,7 @@ impl Table {
     }
 
     /// Whether `id` is a session this endpoint knows, live or hibernated.
+    #[cfg(feature = "auth")]
     pub(crate) fn knows(&self, id: &str) -> bool {
         self.lock().contains_key(id)
     }

@@ -32,10 +32,16 @@ fn main() {
     if args.next().as_deref() == Some("serve") {
         let kind = args.next().and_then(|name| Kind::parse(&name));
         let Some(kind) = kind.filter(|kind| *kind != Kind::FastMcp) else {
-            eprintln!("usage: load serve rmcp|toolgroup|toolgroup-redis");
+            eprintln!("usage: load serve rmcp|toolgroup|toolgroup-redis [IDLE_MS]");
             std::process::exit(2);
         };
-        if let Err(e) = serve::serve(kind) {
+        // toolgroup's hibernation delay, when the memory figure of sessions arriving over
+        // time sets it (else the default).
+        let idle = args
+            .next()
+            .and_then(|ms| ms.parse().ok())
+            .map(std::time::Duration::from_millis);
+        if let Err(e) = serve::serve(kind, idle) {
             eprintln!("load serve {}: {e}", kind.name());
             std::process::exit(1);
         }

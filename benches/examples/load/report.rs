@@ -2,7 +2,7 @@
 //! rmcp's in the same run, with the spread of the rounds as the noise.
 
 use crate::drive::Era;
-use crate::run::{Results, Round, Settings};
+use crate::run::{Results, Round, Settings, Shape};
 use crate::serve::Kind;
 use toolgroup_bench::median;
 
@@ -107,30 +107,37 @@ pub fn print(settings: &Settings, results: &Results) {
         "\n### Resident memory per 1,000 idle clients (KiB; {} opened, after one warm one)\n",
         settings.sessions
     );
-    println!("| server | era | KiB per 1,000 | vs rmcp |");
-    println!("|---|---|---:|---:|");
+    println!("| server | era | arrived | KiB per 1,000 | vs rmcp |");
+    println!("|---|---|---|---:|---:|");
     for &era in &settings.eras {
-        let of = |kind: Kind| {
-            results
-                .memory
-                .iter()
-                .find(|(e, k, _)| *e == era && *k == kind)
-                .map(|(_, _, kib)| *kib)
-        };
-        let rmcp = of(Kind::Rmcp);
-        for &kind in &settings.servers {
-            if let Some(kib) = of(kind) {
-                let what = match era {
-                    Era::Sessions => "2025-11-25: sessions opened, listed once",
-                    Era::Stateless => "2026-07-28: keyed clients, groups switched once",
-                };
-                // rmcp keeps nothing for a stateless client: no ratio to a figure near zero.
-                let vs = if rmcp.is_some_and(|r| r > 64.0) {
-                    ratio(kib, rmcp)
-                } else {
-                    "-".to_owned()
-                };
-                println!("| {} | {what} | {kib:.0} | {vs} |", kind.name());
+        for shape in [Shape::AtOnce, Shape::OverTime] {
+            let of = |kind: Kind| {
+                results
+                    .memory
+                    .iter()
+                    .find(|(e, s, k, _)| *e == era && *s == shape && *k == kind)
+                    .map(|(_, _, _, kib)| *kib)
+            };
+            let rmcp = of(Kind::Rmcp);
+            for &kind in &settings.servers {
+                if let Some(kib) = of(kind) {
+                    let what = match era {
+                        Era::Sessions => "2025-11-25: sessions opened, listed once",
+                        Era::Stateless => "2026-07-28: keyed clients, groups switched once",
+                    };
+                    // rmcp keeps nothing for a stateless client: no ratio to a figure near
+                    // zero.
+                    let vs = if rmcp.is_some_and(|r| r > 64.0) {
+                        ratio(kib, rmcp)
+                    } else {
+                        "-".to_owned()
+                    };
+                    println!(
+                        "| {} | {what} | {} | {kib:.0} | {vs} |",
+                        kind.name(),
+                        shape.name()
+                    );
+                }
             }
         }
     }

@@ -103,7 +103,7 @@ pub struct Round {
 pub struct Results {
     pub rounds: Vec<(Era, usize, Kind, Round)>,
     /// Resident KiB per 1,000 idle sessions (2025-11-25) or keyed clients (2026-07-28).
-    pub memory: Vec<(Era, Kind, f64)>,
+    pub memory: Vec<(Era, Shape, Kind, f64)>,
 }
 
 pub async fn all(settings: &Settings) -> Result<Results, String> {
@@ -133,16 +133,23 @@ pub async fn all(settings: &Settings) -> Result<Results, String> {
                 }
             }
         }
-        for &kind in &settings.servers {
-            let kib = idle_memory(settings, era, kind)
-                .await
-                .map_err(|e| format!("{} {} idle memory: {e}", kind.name(), era.name()))?;
-            eprintln!(
-                "{:<22} {:<16} {kib:>8.0} KiB per 1,000 idle",
-                era.name(),
-                kind.name()
-            );
-            results.memory.push((era, kind, kib));
+        let shapes: &[Shape] = match era {
+            Era::Sessions => &[Shape::AtOnce, Shape::OverTime],
+            Era::Stateless => &[Shape::AtOnce],
+        };
+        for &shape in shapes {
+            for &kind in &settings.servers {
+                let kib = idle_memory(settings, era, shape, kind)
+                    .await
+                    .map_err(|e| format!("{} {} idle memory: {e}", kind.name(), era.name()))?;
+                eprintln!(
+                    "{:<22} {:<10} {:<16} {kib:>8.0} KiB per 1,000 idle",
+                    era.name(),
+                    shape.name(),
+                    kind.name()
+                );
+                results.memory.push((era, shape, kind, kib));
+            }
         }
     }
     Ok(results)
@@ -163,6 +170,15 @@ impl Drop for Server {
 
 impl Server {
     fn start(settings: &Settings, kind: Kind) -> Result<Server, String> {
+        Server::start_idle(settings, kind, None)
+    }
+
+    /// `kind`, toolgroup's hibernating its idle sessions after `idle` (else its default).
+    fn start_idle(
+        settings: &Settings,
+        kind: Kind,
+        idle: Option<Duration>,
+    ) -> Result<Server, String> {
         let mut command = pinned(settings.pin, 1);
         let fixed_port = if kind == Kind::FastMcp {
             let port = free_port()?;
@@ -178,6 +194,9 @@ impl Server {
         } else {
             let exe = std::env::current_exe().map_err(|e| e.to_string())?;
             command.arg(exe).arg("serve").arg(kind.name());
+            if let Some(idle) = idle {
+                command.arg(idle.as_millis().to_string());
+            }
             None
         };
         let mut child = command
@@ -262,7 +281,7 @@ async fn measure(
     clients: usize,
 ) -> Result<Round, String> {
     let server = Server::start(settings, kind)?;
-    let connected = connect_all(server.port, era, kind, clients, true).await?;
+    let connected = connect_all(server.port, era, kind, clients, true, true).await?;
     let cpu_before = server.cpu_seconds()?;
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(settings.secs);
@@ -316,12 +335,14 @@ async fn measure(
 /// `count` clients connected (64 handshakes at a time, as a listen backlog bears), each
 /// through one cycle of the mix when `warm`, else through the first request of a session's
 /// life: a listing, and on 2026-07-28 the `reset_tools` that makes toolgroup keep a state.
+/// Returned connected when `keep`, else each disconnected once done.
 async fn connect_all(
     port: u16,
     era: Era,
     kind: Kind,
     count: usize,
     warm: bool,
+    keep: bool,
 ) -> Result<Vec<Client>, String> {
     let limit = Arc::new(tokio::sync::Semaphore::new(64));
     let tasks: Vec<_> = (0..count)
@@ -337,26 +358,71 @@ async fn connect_all(
                 if !warm && era == Era::Stateless {
                     client.run(crate::drive::Op::Reset).await?;
                 }
-                Ok::<_, String>(client)
+                Ok::<_, String>(keep.then_some(client))
             })
         })
         .collect();
     let mut clients = Vec::with_capacity(count);
     for task in tasks {
-        clients.push(task.await.map_err(|e| format!("client task: {e}"))??);
+        clients.extend(task.await.map_err(|e| format!("client task: {e}"))??);
     }
     Ok(clients)
 }
 
-/// Resident KiB per 1,000 clients left idle: sessions opened and used once (2025-11-25), or
-/// keyed clients that switched groups once (2026-07-28), their connections then closed.
-async fn idle_memory(settings: &Settings, era: Era, kind: Kind) -> Result<f64, String> {
-    let server = Server::start(settings, kind)?;
+/// How the idle clients of the memory figure arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// All at once (64 handshakes at a time), measured half a second after the last.
+    AtOnce,
+    /// In ten batches (three in the short form), each once the previous one has sat idle
+    /// past [`IDLE`].
+    OverTime,
+}
+
+impl Shape {
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::AtOnce => "at once",
+            Shape::OverTime => "over time",
+        }
+    }
+}
+
+/// The hibernation delay of toolgroup's servers when sessions arrive over time: short, so
+/// that the run takes seconds; the default (30 s) changes when a session hibernates, not
+/// what it then holds.
+pub const IDLE: Duration = Duration::from_millis(1000);
+
+/// Resident KiB per 1,000 clients left idle: sessions opened and listed once (2025-11-25), or
+/// keyed clients that switched groups once (2026-07-28). Each client's connection is closed
+/// once it is done, as an idle client's is: what remains is the server's state of it (and
+/// what the allocator kept of the peak).
+async fn idle_memory(
+    settings: &Settings,
+    era: Era,
+    shape: Shape,
+    kind: Kind,
+) -> Result<f64, String> {
+    let (batches, idle) = match shape {
+        Shape::AtOnce => (1, None),
+        Shape::OverTime => (if settings.short { 3 } else { 10 }, Some(IDLE)),
+    };
+    let server = Server::start_idle(settings, kind, idle)?;
     // One client first, so code paths and buffers touched once are in the baseline.
-    drop(connect_all(server.port, era, kind, 1, false).await?);
+    drop(connect_all(server.port, era, kind, 1, false, false).await?);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let before = server.rss_kib()?;
-    drop(connect_all(server.port, era, kind, settings.sessions, false).await?);
+    let per_batch = settings.sessions.div_ceil(batches);
+    let mut opened = 0;
+    while opened < settings.sessions {
+        if opened > 0 {
+            // Past the delay and the sweep that follows it (every half delay).
+            tokio::time::sleep(IDLE * 2).await;
+        }
+        let count = per_batch.min(settings.sessions - opened);
+        drop(connect_all(server.port, era, kind, count, false, false).await?);
+        opened += count;
+    }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = server.rss_kib()?;
     Ok((after - before) * 1000.0 / settings.sessions as f64)

@@ -4,7 +4,9 @@
 //! Every Rust server is configured the same: Streamable HTTP at `/mcp` on 127.0.0.1, rmcp's
 //! default settings (sessions for 2025-11-25 clients; 2026-07-28 requests are served without
 //! one) and JSON answers where no stream is needed. toolgroup's is the README's server,
-//! `McpServer::new(toolkit, Mode::Mask)`, keyed by `x-user-id` for stateless clients.
+//! `McpServer::new(toolkit, Mode::Mask)`, keyed by `x-user-id` for stateless clients, which
+//! hibernates sessions idle for 30 s (1 s where the memory figure of sessions arriving over
+//! time sets it).
 
 use std::sync::Arc;
 
@@ -13,7 +15,7 @@ use rmcp::transport::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use toolgroup::mcp::axum as axum_router;
 use toolgroup::mcp::axum::serve::ListenerExt as _;
-use toolgroup::mcp::{McpServer, MemoryStore, Mode, RedisStore};
+use toolgroup::mcp::{IdleSessions, McpServer, MemoryStore, Mode, RedisStore};
 use toolgroup_bench::served::{RmcpServed, Served};
 
 /// The servers the benchmark compares.
@@ -62,7 +64,7 @@ fn config() -> StreamableHttpServerConfig {
 
 /// Serve `kind` (a Rust one) on an ephemeral loopback port until killed; the port is printed
 /// on stdout (`port N`) once the listener is bound.
-pub fn serve(kind: Kind) -> std::io::Result<()> {
+pub fn serve(kind: Kind, idle: Option<std::time::Duration>) -> std::io::Result<()> {
     // The process is pinned to one core by the driver; the runtime's worker count follows the
     // affinity, as it would for a container given one CPU.
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -89,6 +91,10 @@ pub fn serve(kind: Kind) -> std::io::Result<()> {
                         .ok()
                         .map(str::to_owned)
                 });
+                let server = match idle {
+                    Some(idle) => server.with_idle_sessions(IdleSessions::hibernate_after(idle)),
+                    None => server,
+                };
                 let server = if kind == Kind::ToolgroupRedis {
                     let url = std::env::var("REDIS_URL")
                         .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
