@@ -199,7 +199,9 @@ forward_store!(
 /// lifecycle states too (one map beside the active sets).
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    map: Mutex<HashMap<String, Vec<String>>>,
+    /// Each key's names in one allocation beside the key's: a server holds one entry per
+    /// stateless client, and few small allocations per entry keep the heap compact.
+    map: Mutex<HashMap<Box<str>, Names>>,
     /// Lifecycle states, by key.
     states: Mutex<HashMap<String, StoredState>>,
     /// Used single-use tokens, until when they are remembered; the expired ones are dropped
@@ -224,6 +226,35 @@ impl MemoryStore {
     }
 }
 
+/// A saved list of group names: joined by newlines (group names are neither empty nor have
+/// one), or as given when one is.
+#[derive(Debug)]
+enum Names {
+    Joined(Box<str>),
+    List(Box<[String]>),
+}
+
+impl Names {
+    fn new(names: Vec<String>) -> Names {
+        if names
+            .iter()
+            .any(|name| name.is_empty() || name.contains('\n'))
+        {
+            Names::List(names.into_boxed_slice())
+        } else {
+            Names::Joined(names.join("\n").into_boxed_str())
+        }
+    }
+
+    fn to_vec(&self) -> Vec<String> {
+        match self {
+            Names::Joined(joined) if joined.is_empty() => Vec::new(),
+            Names::Joined(joined) => joined.split('\n').map(str::to_owned).collect(),
+            Names::List(list) => list.to_vec(),
+        }
+    }
+}
+
 impl GroupStore for MemoryStore {
     fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Vec<String>>, StoreError>> {
         let value = self
@@ -231,7 +262,7 @@ impl GroupStore for MemoryStore {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(key)
-            .cloned();
+            .map(Names::to_vec);
         Box::pin(std::future::ready(Ok(value)))
     }
 
@@ -243,7 +274,7 @@ impl GroupStore for MemoryStore {
         self.map
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(key.to_owned(), groups);
+            .insert(key.into(), Names::new(groups));
         Box::pin(std::future::ready(Ok(())))
     }
 

@@ -508,3 +508,23 @@ async fn two_hundred_clients_switch_their_own_groups() {
     .await;
     assert_eq!(result(&body)["isError"], false);
 }
+
+#[tokio::test]
+async fn the_memory_store_gives_back_exactly_what_was_saved() {
+    let store = MemoryStore::new();
+    let lists: [&[&str]; 5] = [
+        &[],
+        &["web_search"],
+        &["web_search", "scraping"],
+        &["", "a"],
+        &["two\nlines", "b"],
+    ];
+    for (n, list) in lists.iter().enumerate() {
+        let key = format!("key-{n}");
+        let names: Vec<String> = list.iter().map(|s| (*s).to_owned()).collect();
+        store.save(&key, names.clone()).await.unwrap();
+        assert_eq!(store.load(&key).await.unwrap(), Some(names), "{list:?}");
+    }
+    assert_eq!(store.load("never-saved").await.unwrap(), None);
+    assert_eq!(store.len(), lists.len());
+}
