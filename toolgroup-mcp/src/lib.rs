@@ -130,7 +130,21 @@
 //!
 //! An HTTP client that opened a protocol session (`Mcp-Session-Id`, revisions up to
 //! 2025-11-25 with [`legacy_session_mode`](rmcp::transport::StreamableHttpServerConfig)) has
-//! its own active set for the session's lifetime. A stateless request (every 2026-07-28
+//! its own active set for the session's lifetime.
+//!
+//! **Idle sessions are hibernated.** A live session costs about 94 KB (rmcp's worker, its
+//! serving task and their channels), however idle. One with no answer or stream open for 30
+//! seconds is hibernated: its worker and handler are dropped, and it keeps about 1 KB (the
+//! client's `initialize` parameters and the connection's state: active groups, lifecycle
+//! state, log level, task identity). Its next request restores it through rmcp's own restore
+//! path (a new handler, the `initialize` handshake replayed inside the server); the client
+//! sees the same session. A hibernated session is forgotten after an hour unused, at once on
+//! `DELETE`. A client listening on `GET` for the server's notifications is never idle.
+//! [`McpServer::with_idle_sessions`] sets the delays ([`IdleSessions`]);
+//! [`McpHttpService::session_counts`] counts live and hibernated sessions. (rmcp alone ends a
+//! session after five minutes without a message, and its client must initialize again.)
+//!
+//! A stateless request (every 2026-07-28
 //! request; every request when legacy sessions are off) has no session: its active set is
 //! loaded from the server's [`GroupStore`] (a [`MemoryStore`] unless
 //! [`McpServer::with_store`] sets another, such as the Redis store of the `redis` feature)

@@ -103,6 +103,9 @@ pub fn print(settings: &Settings, results: &Results) {
             }
         }
     }
+    for note in &results.left_out {
+        println!("\nLeft out (FastMCP's connection failed mid-request): {note}");
+    }
     println!(
         "\n### Resident memory per 1,000 idle clients (KiB; {} opened, after one warm one)\n",
         settings.sessions

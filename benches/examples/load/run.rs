@@ -104,6 +104,8 @@ pub struct Results {
     pub rounds: Vec<(Era, usize, Kind, Round)>,
     /// Resident KiB per 1,000 idle sessions (2025-11-25) or keyed clients (2026-07-28).
     pub memory: Vec<(Era, Shape, Kind, f64)>,
+    /// FastMCP's rounds that failed, and why.
+    pub left_out: Vec<String>,
 }
 
 pub async fn all(settings: &Settings) -> Result<Results, String> {
@@ -111,14 +113,40 @@ pub async fn all(settings: &Settings) -> Result<Results, String> {
     let mut results = Results {
         rounds: Vec::new(),
         memory: Vec::new(),
+        left_out: Vec::new(),
     };
     for &era in &settings.eras {
         for &clients in &settings.clients {
             for round in 0..settings.rounds {
                 for &kind in &settings.servers {
-                    let measured = measure(settings, era, kind, clients).await.map_err(|e| {
-                        format!("{} {} {clients} clients: {e}", kind.name(), era.name())
-                    })?;
+                    let measured = match measure(settings, era, kind, clients).await {
+                        Ok(measured) => measured,
+                        // uvicorn drops a connection now and then under 1,000 clients, mid
+                        // request (a request is never sent twice): that round of FastMCP's is
+                        // left out and said so, the run goes on. A Rust server's is fatal.
+                        Err(e) if kind == Kind::FastMcp && !settings.short => {
+                            eprintln!(
+                                "{} {} {clients} clients, round {}: left out: {e}",
+                                kind.name(),
+                                era.name(),
+                                round + 1
+                            );
+                            results.left_out.push(format!(
+                                "{} {} {clients} clients round {}: {e}",
+                                kind.name(),
+                                era.name(),
+                                round + 1
+                            ));
+                            continue;
+                        }
+                        Err(e) => {
+                            return Err(format!(
+                                "{} {} {clients} clients: {e}",
+                                kind.name(),
+                                era.name()
+                            ));
+                        }
+                    };
                     eprintln!(
                         "{:<22} {:>5} clients  round {}  {:<16} {:>8.0} req/s  p99 {:>8.0} us  {} reconnects",
                         era.name(),

@@ -61,6 +61,16 @@ impl Raw {
         raw
     }
 
+    /// The `notifications/message` levels of an answer's SSE stream, in order.
+    fn logged(body: &str) -> Vec<String> {
+        body.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+            .filter(|m| m["method"] == "notifications/message")
+            .map(|m| m["params"]["level"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
     async fn send(&self, body: Value) -> (u16, String) {
         let response = self
             .http
@@ -289,4 +299,84 @@ async fn sessions_sleeping_and_waking_at_once_lose_no_request() {
     }
     let total = service.session_counts();
     assert_eq!(total.live + total.hibernated, 32, "{total:?}");
+}
+
+/// Log one message at every level, least severe first.
+#[toolgroup::prelude::tool]
+async fn chatty(ctx: toolgroup::prelude::ToolContext<'_>) -> String {
+    for level in toolgroup::context::LogLevel::ALL {
+        ctx.log(level, format_args!("a {level} message"));
+    }
+    "logged".to_owned()
+}
+
+#[toolgroup::prelude::tool_group(name = "talk", description = "Talking.", tools = [chatty])]
+struct Talk;
+
+#[toolgroup::prelude::toolkit]
+struct Kit {
+    #[basic]
+    talk: Talk,
+}
+
+/// The levels of the first `count` `notifications/message` events on `stream` (a `GET`).
+async fn levels_on(mut stream: reqwest::Response, count: usize) -> Vec<String> {
+    let mut text = String::new();
+    let read = async {
+        loop {
+            let levels = Raw::logged(&text);
+            if levels.len() >= count {
+                return levels;
+            }
+            let chunk = stream
+                .chunk()
+                .await
+                .unwrap()
+                .expect("the stream stays open");
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), read)
+        .await
+        .expect("the messages arrive")
+}
+
+#[tokio::test]
+async fn a_woken_session_keeps_the_log_level_its_client_set() {
+    let service = McpServer::new(toolgroup::Toolkit::new(Kit { talk: Talk }), Mode::Mask)
+        .with_idle_sessions(IdleSessions::hibernate_after(Duration::from_millis(100)))
+        .http_service(StreamableHttpServerConfig::default().with_json_response(true));
+    let url = serve_loopback(service.clone()).await;
+    let mut a = Raw::open(&url).await;
+    a.request("logging/setLevel", json!({"level": "error"}))
+        .await;
+    until_hibernated(&service).await;
+
+    // Log messages go out on the session's `GET` stream: opened now, it wakes the session.
+    let stream = a
+        .http
+        .get(&a.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &a.session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let r = a.call("chatty", json!({})).await;
+    assert!(!is_error(&r), "{r}");
+    let severe = ["error", "critical", "alert", "emergency"];
+    assert_eq!(
+        levels_on(stream, 4).await,
+        severe,
+        "the level survived hibernation"
+    );
+}
+
+async fn until_hibernated(service: &McpHttpService<Kit>) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while service.session_counts().hibernated != 1 {
+        assert!(Instant::now() < deadline, "never hibernated");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
