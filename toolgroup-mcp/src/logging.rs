@@ -38,6 +38,7 @@ impl ClientLogLevel {
     }
 
     /// Take the level `other` holds (a session's, restored from hibernation).
+    #[cfg(feature = "http")]
     pub(crate) fn copy_from(&self, other: &ClientLogLevel) {
         self.0
             .store(other.0.load(Ordering::Relaxed), Ordering::Relaxed);

@@ -3,6 +3,7 @@
 mod call;
 #[cfg(feature = "code-mode")]
 mod code;
+mod connection;
 mod entitled;
 mod extension;
 mod lifecycle;
@@ -34,6 +35,7 @@ use crate::Mode;
 use crate::server::{Shared, group_instructions};
 
 use self::call::{forward_call, tools_call_problem};
+use self::connection::Connection;
 use self::entitled::has_principal;
 use self::place::Place;
 pub use self::service::McpHandler;
@@ -48,46 +50,6 @@ pub(crate) struct Handler<R: Registry> {
     connection: Arc<Connection<R>>,
     /// Selected mode: the groups chosen for the connection (when not taken from the URL).
     fixed: Session<R>,
-}
-
-/// What one connection (stdio, an HTTP protocol session) keeps between its requests.
-struct Connection<R: Registry> {
-    /// The connection's active set (mask and list modes), read by every call, with the
-    /// toolkit's lifecycle state beside it.
-    local: std::sync::Mutex<ManagedSession<R>>,
-    /// Held by a running `reset_tools`, so concurrent resets of one connection apply one at
-    /// a time (each sees the set the previous one left).
-    reset_gate: tokio::sync::Mutex<()>,
-    /// The connection's own identity, random, made when a task first needs an owner.
-    id: std::sync::OnceLock<String>,
-    /// The level the client set with `logging/setLevel`.
-    log_level: crate::logging::ClientLogLevel,
-}
-
-impl<R: Registry> Connection<R> {
-    /// Take over the state `before` held: the same session's, before it was hibernated.
-    #[cfg(feature = "http")]
-    fn take_over(&self, before: &Connection<R>) {
-        let state = before
-            .local
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
-        *self
-            .local
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = state;
-        if let Some(id) = before.id.get() {
-            let _ = self.id.set(id.clone());
-        }
-        self.log_level.copy_from(&before.log_level);
-    }
-}
-
-impl<R: Registry> crate::logging::HasLogLevel for Connection<R> {
-    fn log_level(&self) -> &crate::logging::ClientLogLevel {
-        &self.log_level
-    }
 }
 
 impl<R: Registry> Clone for Handler<R> {

@@ -48,7 +48,7 @@ impl Raw {
             .to_str()
             .unwrap()
             .to_owned();
-        let mut raw = Raw {
+        let raw = Raw {
             http,
             url: url.to_owned(),
             session,
@@ -126,9 +126,9 @@ fn message(body: &str) -> Value {
         return value;
     }
     body.lines()
+        .rev()
         .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str(data.trim()).ok())
-        .last()
+        .find_map(|data| serde_json::from_str(data.trim()).ok())
         .unwrap_or_else(|| panic!("no JSON-RPC message in {body}"))
 }
 
