@@ -140,6 +140,9 @@ struct Entry {
     /// Workers this table ended whose end rmcp has yet to report (`close_session`): that
     /// report must not close a session restored meanwhile under the same id.
     ending: u8,
+    /// Its rmcp session is being closed: a restore waits for the close, which would
+    /// otherwise end the restored session.
+    closing: bool,
     /// The client's `initialize` parameters, JSON (rmcp hands them to the session store).
     params: Option<Box<str>>,
     /// The handler's connection state, kept while the session is hibernated.
@@ -153,6 +156,7 @@ impl Entry {
             last: now,
             hibernated: false,
             ending: 0,
+            closing: false,
             params: None,
             connection: None,
         }
@@ -215,6 +219,34 @@ struct Core {
     table: Arc<Table>,
     idle: IdleSessions,
     sweeping: std::sync::Once,
+    /// Woken each time a close the table started is done.
+    closed: tokio::sync::Notify,
+}
+
+impl Core {
+    /// Closes rmcp's session `id`, marked `closing`, then clears the mark.
+    async fn close_marked(&self, id: &SessionId) -> Result<(), LocalSessionManagerError> {
+        let closed = self.inner.close_session(id).await;
+        if let Some(entry) = self.table.lock().get_mut(id) {
+            entry.closing = false;
+        }
+        self.closed.notify_waiters();
+        closed
+    }
+
+    /// Waits until no close of `id` started by the table is under way.
+    async fn closes_done(&self, id: &SessionId) {
+        loop {
+            let notified = self.closed.notified();
+            tokio::pin!(notified);
+            // Registered before the check, so a close that ends in between still wakes it.
+            notified.as_mut().enable();
+            if !self.table.lock().get(id).is_some_and(|entry| entry.closing) {
+                return;
+            }
+            notified.await;
+        }
+    }
 }
 
 /// rmcp's [`LocalSessionManager`] with idle sessions hibernated (see the module docs).
@@ -230,6 +262,7 @@ impl Sessions {
                 table: Arc::new(Table::default()),
                 idle,
                 sweeping: std::sync::Once::new(),
+                closed: tokio::sync::Notify::new(),
             }),
         }
     }
@@ -320,13 +353,14 @@ async fn sweeper(core: Weak<Core>, every: Duration) {
                     && now.duration_since(entry.last) >= idle
                 {
                     entry.hibernated = true;
+                    entry.closing = true;
                     entry.ending = entry.ending.saturating_add(1);
                     ending.push(id.clone());
                 }
             }
         }
         for id in ending {
-            if let Err(e) = core.inner.close_session(&id).await {
+            if let Err(e) = core.close_marked(&id).await {
                 tracing::warn!(error = %e, "an idle session's worker did not close cleanly");
             }
         }
@@ -383,14 +417,19 @@ impl SessionManager for Sessions {
                 }
                 // A session that can be restored stays so until the store forgets it (a
                 // `DELETE` does so at once): its worker ended on rmcp's own keep-alive.
-                Some(entry) if entry.params.is_some() => entry.hibernated = true,
+                Some(entry)
+                    if entry.params.is_some() && self.core.idle.hibernate_after.is_some() =>
+                {
+                    entry.hibernated = true;
+                    entry.closing = true;
+                }
                 Some(_) => {
                     entries.remove(id);
                 }
                 None => {}
             }
         }
-        self.core.inner.close_session(id).await
+        self.core.close_marked(id).await
     }
 
     async fn create_stream(
@@ -433,6 +472,7 @@ impl SessionManager for Sessions {
         id: SessionId,
     ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
         self.sweep();
+        self.core.closes_done(&id).await;
         let mut outcome = self.core.inner.restore_session(id.clone()).await?;
         if matches!(outcome, RestoreOutcome::AlreadyPresent) {
             // The worker of the hibernated session is still closing: close it, then restore.
