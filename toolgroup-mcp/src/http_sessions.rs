@@ -558,10 +558,22 @@ impl SessionStore for KeptSessions {
             let params = serde_json::from_str(&params)?;
             return Ok(Some(SessionState::new(params)));
         }
-        match &self.user {
-            Some(user) => user.load(id).await,
-            None => Ok(None),
+        let Some(user) = &self.user else {
+            return Ok(None);
+        };
+        let state = user.load(id).await?;
+        // A session another replica opened: recorded here as hibernated with its
+        // parameters, so that once restored it can hibernate here too.
+        if let Some(state) = &state {
+            let params = serde_json::to_string(&state.initialize_params)?;
+            let mut entries = self.table.lock();
+            let entry = entries.entry(id.into()).or_insert_with(|| Entry {
+                hibernated: true,
+                ..Entry::live(Instant::now())
+            });
+            entry.params.get_or_insert_with(|| params.into_boxed_str());
         }
+        Ok(state)
     }
 
     async fn store(&self, id: &str, state: &SessionState) -> Result<(), SessionStoreError> {

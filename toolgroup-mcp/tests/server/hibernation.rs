@@ -380,3 +380,89 @@ async fn until_hibernated(service: &McpHttpService<Kit>) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// A session store shared by two replicas, as a Redis one would be.
+#[derive(Clone, Default)]
+struct SharedSessions(
+    std::sync::Arc<
+        std::sync::Mutex<
+            std::collections::HashMap<
+                String,
+                rmcp::transport::streamable_http_server::session::store::SessionState,
+            >,
+        >,
+    >,
+);
+
+#[async_trait::async_trait]
+impl rmcp::transport::streamable_http_server::session::store::SessionStore for SharedSessions {
+    async fn load(
+        &self,
+        id: &str,
+    ) -> Result<
+        Option<rmcp::transport::streamable_http_server::session::store::SessionState>,
+        rmcp::transport::streamable_http_server::session::store::SessionStoreError,
+    > {
+        Ok(self.0.lock().unwrap().get(id).cloned())
+    }
+
+    async fn store(
+        &self,
+        id: &str,
+        state: &rmcp::transport::streamable_http_server::session::store::SessionState,
+    ) -> Result<(), rmcp::transport::streamable_http_server::session::store::SessionStoreError>
+    {
+        self.0.lock().unwrap().insert(id.to_owned(), state.clone());
+        Ok(())
+    }
+
+    async fn delete(
+        &self,
+        id: &str,
+    ) -> Result<(), rmcp::transport::streamable_http_server::session::store::SessionStoreError>
+    {
+        self.0.lock().unwrap().remove(id);
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_replica_sharing_the_configs_store_takes_a_session_over_and_hibernates_it() {
+    let shared = SharedSessions::default();
+    let replica = || {
+        let mut config = StreamableHttpServerConfig::default().with_json_response(true);
+        config.session_store = Some(std::sync::Arc::new(shared.clone()));
+        McpServer::new(support::toolkit(), Mode::Mask)
+            .with_first_use_activation(false)
+            .with_idle_sessions(IdleSessions::hibernate_after(Duration::from_millis(100)))
+            .http_service(config)
+    };
+    let (a, b) = (replica(), replica());
+    let url_b = serve_loopback(b.clone()).await;
+    let mut raw = Raw::open(&serve_loopback(a.clone()).await).await;
+    assert!(
+        shared.0.lock().unwrap().contains_key(&raw.session),
+        "the config's store has the session's parameters"
+    );
+    assert_eq!(a.session_counts(), counts(1, 0));
+
+    // The same session on the other replica: restored there, with the server's default
+    // groups (a connection's state stays in its process).
+    raw.url = url_b;
+    let r = raw.call("web_search", json!({"query": "q"})).await;
+    assert!(is_error(&r), "web_search starts inactive there: {r}");
+    assert_eq!(b.session_counts(), counts(1, 0));
+    let r = raw
+        .call(
+            "reset_tools",
+            json!({"web_search": true, "scraping": false, "waiting": false}),
+        )
+        .await;
+    assert!(!is_error(&r), "{r}");
+    // It hibernates there too, and wakes with what it chose there.
+    until(&b, counts(0, 1)).await;
+    let r = raw.call("web_search", json!({"query": "q"})).await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(raw.delete().await, 202);
+    assert!(!shared.0.lock().unwrap().contains_key(&raw.session));
+}
