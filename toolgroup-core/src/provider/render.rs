@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 
 use super::Provider;
 use super::decode::{DecodeError, MissingCallId};
-use super::format::{AllowMode, Encoded, Envelope, Format, Strictness};
+use super::format::{AllowMode, Definition, Encoded, Envelope, Format, Strictness};
 use crate::meta::ToolDefinition;
 use crate::registry::Registry;
 use crate::result::CallResult;
@@ -37,6 +37,20 @@ struct Entry {
     strictness: Strictness,
     /// MCP: whether the output schema wraps the output (`None`: no output schema).
     wrapped: Option<bool>,
+}
+
+impl Entry {
+    /// `def`'s entry from its rendering by `format`.
+    fn new(format: &dyn Format, def: &ToolDefinition, rendered: Definition) -> Entry {
+        Entry {
+            name: def.name,
+            json: RawValue::from_string(rendered.json.to_string())
+                .expect("serde_json writes valid JSON"),
+            allowed: format.allow_entry(def.name).into_boxed_str(),
+            strictness: rendered.strictness,
+            wrapped: rendered.wrapped,
+        }
+    }
 }
 
 /// Every tool definition of a toolkit rendered once for one [`Provider`].
@@ -88,14 +102,7 @@ impl<R: Registry> Rendered<R> {
             .definitions(&defs)
             .into_iter()
             .zip(&defs)
-            .map(|(rendered, def)| Entry {
-                name: def.name,
-                json: RawValue::from_string(rendered.json.to_string())
-                    .expect("serde_json writes valid JSON"),
-                allowed: format.allow_entry(def.name).into_boxed_str(),
-                strictness: rendered.strictness,
-                wrapped: rendered.wrapped,
-            })
+            .map(|(rendered, def)| Entry::new(format, def, rendered))
             .collect();
         if let Some(max) = provider.max_tools()
             && entries.len() > max
@@ -418,14 +425,7 @@ impl<R: Registry> Rendered<R> {
             .definitions(&[def])
             .pop()
             .expect("one definition renders as one");
-        Entry {
-            name: def.name,
-            json: RawValue::from_string(rendered.json.to_string())
-                .expect("serde_json writes valid JSON"),
-            allowed: format.allow_entry(def.name).into_boxed_str(),
-            strictness: rendered.strictness,
-            wrapped: rendered.wrapped,
-        }
+        Entry::new(format, def, rendered)
     }
 
     /// The definitions of `tools`, in the request's envelope, in one allocation.
