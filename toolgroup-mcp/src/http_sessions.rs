@@ -561,7 +561,13 @@ impl SessionStore for KeptSessions {
         let Some(user) = &self.user else {
             return Ok(None);
         };
-        let state = user.load(id).await?;
+        // Its error goes into rmcp's answer to the client: logged here, told in general there.
+        let state = user.load(id).await.map_err(|e| {
+            tracing::warn!(error = %e, "the session store failed to load a session");
+            SessionStoreError::from(
+                "the session store did not answer, so whether the session exists is unknown; retry",
+            )
+        })?;
         // A session another replica opened: recorded here as hibernated with its
         // parameters, so that once restored it can hibernate here too.
         if let Some(state) = &state {

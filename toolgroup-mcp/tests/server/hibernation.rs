@@ -466,3 +466,75 @@ async fn a_replica_sharing_the_configs_store_takes_a_session_over_and_hibernates
     assert_eq!(raw.delete().await, 202);
     assert!(!shared.0.lock().unwrap().contains_key(&raw.session));
 }
+
+/// A config's session store that has gone away: every operation fails.
+struct GoneSessions;
+
+#[async_trait::async_trait]
+impl rmcp::transport::streamable_http_server::session::store::SessionStore for GoneSessions {
+    async fn load(
+        &self,
+        _id: &str,
+    ) -> Result<
+        Option<rmcp::transport::streamable_http_server::session::store::SessionState>,
+        rmcp::transport::streamable_http_server::session::store::SessionStoreError,
+    > {
+        Err("the store went away".into())
+    }
+
+    async fn store(
+        &self,
+        _id: &str,
+        _state: &rmcp::transport::streamable_http_server::session::store::SessionState,
+    ) -> Result<(), rmcp::transport::streamable_http_server::session::store::SessionStoreError>
+    {
+        Err("the store went away".into())
+    }
+
+    async fn delete(
+        &self,
+        _id: &str,
+    ) -> Result<(), rmcp::transport::streamable_http_server::session::store::SessionStoreError>
+    {
+        Err("the store went away".into())
+    }
+}
+
+#[tokio::test]
+async fn a_config_store_that_went_away_leaves_this_process_sessions_working() {
+    let mut config = StreamableHttpServerConfig::default().with_json_response(true);
+    config.session_store = Some(std::sync::Arc::new(GoneSessions));
+    let service = McpServer::new(support::toolkit(), Mode::Mask)
+        .with_first_use_activation(false)
+        .with_idle_sessions(IdleSessions::hibernate_after(Duration::from_millis(100)))
+        .http_service(config);
+    let url = serve_loopback(service.clone()).await;
+    let mut a = Raw::open(&url).await;
+    let r = a
+        .call(
+            "reset_tools",
+            json!({"web_search": true, "scraping": false, "waiting": false}),
+        )
+        .await;
+    assert!(!is_error(&r), "{r}");
+    // Kept and restored in this process, whatever the shared store does.
+    until(&service, counts(0, 1)).await;
+    let r = a.call("web_search", json!({"query": "q"})).await;
+    assert!(!is_error(&r), "{r}");
+    assert_eq!(a.delete().await, 202);
+    assert_eq!(service.session_counts(), counts(0, 0));
+    // A session unknown here is asked of the store, which fails: a server error saying to
+    // retry (the session may exist), the store's own error not shown, nothing made.
+    let mut stranger = a;
+    stranger.session = "not-a-session-of-this-server".to_owned();
+    let (status, body) = stranger
+        .send(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}))
+        .await;
+    assert_eq!(status, 500, "{body}");
+    assert!(body.contains("retry"), "{body}");
+    assert!(
+        !body.contains("went away"),
+        "the store's error is not echoed: {body}"
+    );
+    assert_eq!(service.session_counts(), counts(0, 0));
+}
